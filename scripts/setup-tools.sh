@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond npm packages: Debian's etcd-server (for the etcd
+# backend's tests). Idempotent and quick when everything is already there.
+set -euo pipefail
+
+if ! command -v etcd >/dev/null 2>&1; then
+  if [ "$(id -u)" != "0" ]; then
+    echo "etcd is missing: install Debian's etcd-server package (apt-get install etcd-server)" >&2
+    exit 1
+  fi
+  echo "installing etcd-server from Debian's packages"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q etcd-server >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q etcd-server >/dev/null; }
+fi

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// Runs every test: `*.test.ts` beside the code in src/ and bench/, and the end-to-end tests in
+// test/e2e/, with node's built-in runner through tsx. Arguments narrow the run to paths containing
+// any of them (`npm test -- storage/sqlite`).
+
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const roots = ['src', 'bench', 'test'];
+const filters = process.argv.slice(2);
+
+function collect(dir, out) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules' && e.name !== 'results') collect(path, out);
+    } else if (e.name.endsWith('.test.ts')) {
+      out.push(relative('.', path));
+    }
+  }
+  return out;
+}
+
+const files = roots
+  .flatMap((r) => collect(r, []))
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+
+const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...files];
+const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,0 +1,6 @@
+// Storage: the contract every backend fulfils (interface.ts), its typed errors, and helpers shared
+// by backends (continue tokens, preconditions, value codec, watch queue). Backends live in sqlite/
+// and etcd/; testing/ holds the conformance suite they all pass. May import machinery/ only.
+
+export * from './errors.ts';
+export * from './interface.ts';

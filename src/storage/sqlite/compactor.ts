@@ -1,0 +1,84 @@
+// Compaction: drops every row that is no longer the newest state of its key at the compaction
+// revision, and tombstones at or below it. Work goes in small transactions with a pause between
+// them so writers are never held up for long; the compacted mark advances with each batch, so a
+// read is refused exactly when the rows it would need may be gone.
+//
+// Each row names its predecessor (`prev`), so the rows a batch of revisions supersedes are found by
+// primary key, without scanning the log for older versions.
+
+import type { Revision } from '../interface.ts';
+import type { Db, Statements } from './schema.ts';
+
+const BATCH = 1000;
+
+export class Compactor {
+  private compacted: Revision;
+  private running: Promise<void> = Promise.resolve();
+  private readonly runBatch: (from: Revision, to: Revision) => Revision;
+
+  constructor(db: Db, stmts: Statements) {
+    this.compacted = stmts.getMeta.get('compacted')?.value ?? 0;
+    this.runBatch = db.transaction((from: Revision, to: Revision): Revision => {
+      const rows = stmts.compactBatch.all(from, to, BATCH);
+      for (const row of rows) {
+        if (row.prev !== null) stmts.deleteRow.run(row.prev);
+        if (row.deleted === 1) stmts.deleteRow.run(row.revision);
+      }
+      const reached = rows.length < BATCH ? to : rows[rows.length - 1].revision;
+      stmts.setMeta.run(reached, 'compacted');
+      return reached;
+    });
+  }
+
+  get compactedRevision(): Revision {
+    return this.compacted;
+  }
+
+  /** Compacts through `revision`; calls queue up so that two never interleave. */
+  compact(revision: Revision): Promise<void> {
+    this.running = this.running.then(() => this.compactThrough(revision));
+    return this.running;
+  }
+
+  private async compactThrough(target: Revision): Promise<void> {
+    while (this.compacted < target) {
+      this.compacted = this.runBatch(this.compacted, target);
+      if (this.compacted < target) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+/**
+ * Chooses compaction targets by age: every `intervalMs` it records the current revision, and
+ * compacts through the newest recorded revision that is at least `windowMs` old.
+ */
+export class CompactionSchedule {
+  private readonly samples: { at: number; revision: Revision }[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly windowMs: number,
+    intervalMs: number,
+    private readonly currentRevision: () => Revision,
+    private readonly compact: (revision: Revision) => Promise<void>,
+    private readonly onError: (err: Error) => void,
+  ) {
+    this.timer = setInterval(() => this.tick(), intervalMs);
+    this.timer.unref();
+    this.samples.push({ at: Date.now(), revision: currentRevision() });
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    this.samples.push({ at: now, revision: this.currentRevision() });
+    let target: Revision | undefined;
+    while (this.samples.length > 0 && now - this.samples[0].at >= this.windowMs) {
+      target = this.samples.shift()!.revision;
+    }
+    if (target !== undefined && target > 0) this.compact(target).catch(this.onError);
+  }
+}

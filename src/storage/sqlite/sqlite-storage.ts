@@ -1,0 +1,249 @@
+// The embedded default backend: the Storage contract on one SQLite file. Reads run directly on the
+// connection (they only ever see committed state, because a transaction runs start to finish in
+// one synchronous call); writes go through the group-commit batcher.
+
+import type { ApiObject } from '../../machinery/object.ts';
+import { decodeContinue, encodeContinue } from '../continue-token.ts';
+import {
+  CompactedError,
+  InvalidContinueError,
+  InvalidObjectError,
+  KeyNotFoundError,
+  TooLargeResourceVersionError,
+  UnavailableError,
+} from '../errors.ts';
+import type {
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  ReadAt,
+  Revision,
+  Storage,
+  TryUpdate,
+  UpdateOptions,
+  WatchOptions,
+  WatchStream,
+} from '../interface.ts';
+import { checkPreconditions } from '../preconditions.ts';
+import { decodeValue, encodeValue } from '../value-codec.ts';
+import { prefixEnd } from '../watch-queue.ts';
+import { CompactionSchedule, Compactor } from './compactor.ts';
+import { type Db, openDatabase, prepareStatements, type Statements } from './schema.ts';
+import { WatchHub } from './watch-hub.ts';
+import { WriteBatcher, type WriteRequest } from './write-batcher.ts';
+
+export interface SqliteStorageOptions {
+  /** Database file; ':memory:' works for throwaway stores. */
+  path: string;
+  /** History kept for watches and exact reads; older revisions are compacted. Default 5 minutes. */
+  compactionWindowMs?: number;
+  /** How often the compaction schedule looks at the window. Default 1 minute. */
+  compactionIntervalMs?: number;
+  /** How often idle progress-notify watchers get a BOOKMARK. Default 5 seconds. */
+  progressNotifyIntervalMs?: number;
+  /** Where background failures (compaction) are reported. */
+  onBackgroundError?: (err: Error) => void;
+}
+
+const INITIAL_EVENTS_PAGE = 1000;
+
+export class SqliteStorage implements Storage {
+  private readonly db: Db;
+  private readonly stmts: Statements;
+  private readonly batcher: WriteBatcher;
+  private readonly compactor: Compactor;
+  private readonly schedule: CompactionSchedule;
+  private readonly hub: WatchHub;
+  private closed = false;
+
+  constructor(opts: SqliteStorageOptions) {
+    this.db = openDatabase(opts.path);
+    this.stmts = prepareStatements(this.db);
+    const revision = this.stmts.getMeta.get('revision')?.value ?? 0;
+    this.compactor = new Compactor(this.db, this.stmts);
+    this.hub = new WatchHub({
+      stmts: this.stmts,
+      currentRevision: () => this.batcher.currentRevision,
+      compactedRevision: () => this.compactor.compactedRevision,
+      progressNotifyIntervalMs: opts.progressNotifyIntervalMs ?? 5000,
+    });
+    this.batcher = new WriteBatcher(this.db, this.stmts, revision, (changes) => this.hub.publish(changes));
+    const onError =
+      opts.onBackgroundError ?? ((err: Error) => console.error(`storage compaction: ${err.message}`));
+    this.schedule = new CompactionSchedule(
+      opts.compactionWindowMs ?? 5 * 60_000,
+      opts.compactionIntervalMs ?? 60_000,
+      () => this.batcher.currentRevision,
+      (rev) => this.compact(rev),
+      onError,
+    );
+  }
+
+  async create(key: string, obj: ApiObject): Promise<ApiObject> {
+    if (obj.metadata?.resourceVersion !== undefined && obj.metadata.resourceVersion !== '') {
+      throw new InvalidObjectError(key, 'resourceVersion should not be set on objects to be created');
+    }
+    const value = encodeValue(key, obj);
+    const outcome = await this.write({ kind: 'create', key, value, expect: 0 });
+    if (!outcome.ok) throw new UnavailableError(`create of ${key} lost a race it cannot lose`);
+    return decodeValue(key, value, outcome.change.revision);
+  }
+
+  async get(key: string, opts: GetOptions = {}): Promise<ApiObject> {
+    this.assertOpen();
+    const bound = this.readRevision(key, opts.at);
+    const row = bound === undefined ? this.stmts.latest.get(key) : this.stmts.latestAt.get(key, bound);
+    if (row === undefined || row.deleted === 1) throw new KeyNotFoundError(key);
+    return decodeValue(key, row.value, row.revision);
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    this.assertOpen();
+    const end = opts.exactKey ? `${prefix}\u0000` : prefixEnd(prefix);
+    let start = prefix;
+    let revision: Revision;
+    if (opts.continue) {
+      const point = decodeContinue(prefix, opts.continue);
+      if (point.revision > this.batcher.currentRevision) {
+        throw new InvalidContinueError('continue key is not valid: resourceVersion is in the future');
+      }
+      if (point.revision < this.compactor.compactedRevision) {
+        throw new CompactedError(prefix, point.revision, this.compactor.compactedRevision, true);
+      }
+      revision = point.revision;
+      start = point.startKey;
+    } else {
+      revision = this.readRevision(prefix, opts.at) ?? this.batcher.currentRevision;
+    }
+
+    const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : Number.POSITIVE_INFINITY;
+    const { predicate } = opts;
+    const items: ApiObject[] = [];
+    let lastKey = '';
+    let more = false;
+    for (const row of this.stmts.rangeAt.iterate(start, end, revision)) {
+      if (row.deleted === 1) continue;
+      if (items.length >= limit) {
+        more = true;
+        break;
+      }
+      const obj = decodeValue(row.key, row.value, row.revision);
+      if (predicate !== undefined && !predicate(obj)) continue;
+      items.push(obj);
+      lastKey = row.key;
+    }
+    const result: ListResult = { items, revision };
+    if (more) {
+      result.continue = encodeContinue(prefix, lastKey, revision);
+      if (predicate === undefined) {
+        result.remainingItemCount = this.stmts.countAt.get(`${lastKey}\u0000`, end, revision)?.n ?? 0;
+      }
+    }
+    return result;
+  }
+
+  async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions = {}): Promise<ApiObject> {
+    for (;;) {
+      this.assertOpen();
+      const row = this.stmts.latest.get(key);
+      const live = row !== undefined && row.deleted === 0 ? row : undefined;
+      if (live === undefined && !opts.ignoreNotFound) throw new KeyNotFoundError(key);
+      const current = live === undefined ? null : decodeValue(key, live.value, live.revision);
+      if (current !== null) checkPreconditions(key, opts.preconditions, current);
+      const next = await tryUpdate({ current, revision: live?.revision ?? 0 });
+      if (next === null) {
+        if (live === undefined) throw new KeyNotFoundError(key);
+        return decodeValue(key, live.value, live.revision);
+      }
+      const value = encodeValue(key, next);
+      if (live !== undefined && value === live.value) return decodeValue(key, live.value, live.revision);
+      const outcome = await this.write({ kind: 'update', key, value, expect: live?.revision ?? 0 });
+      if (outcome.ok) return decodeValue(key, value, outcome.change.revision);
+    }
+  }
+
+  async delete(key: string, opts: DeleteOptions = {}): Promise<ApiObject> {
+    for (;;) {
+      this.assertOpen();
+      const row = this.stmts.latest.get(key);
+      if (row === undefined || row.deleted === 1) throw new KeyNotFoundError(key);
+      const current = decodeValue(key, row.value, row.revision);
+      checkPreconditions(key, opts.preconditions, current);
+      if (opts.validateDeletion) await opts.validateDeletion(current);
+      const outcome = await this.write({ kind: 'delete', key, value: '', expect: row.revision });
+      if (outcome.ok) return decodeValue(key, row.value, outcome.change.revision);
+    }
+  }
+
+  watch(prefix: string, opts: WatchOptions = {}): WatchStream {
+    const end = prefixEnd(prefix);
+    const base = { prefix, end, predicate: opts.predicate, progressNotify: opts.progressNotify ?? false };
+    if (opts.revision !== undefined) return this.hub.open({ ...base, after: opts.revision });
+    // No revision: the current state first, read page by page at one pinned revision.
+    const at = this.batcher.currentRevision;
+    return this.hub.open({ ...base, after: at }, async (queue) => {
+      let token: string | undefined;
+      do {
+        const page = await this.list(prefix, {
+          at: { kind: 'exact', revision: at },
+          limit: INITIAL_EVENTS_PAGE,
+          continue: token,
+          predicate: opts.predicate,
+        });
+        for (const obj of page.items) {
+          queue.push({ type: 'ADDED', object: obj, revision: Number(obj.metadata?.resourceVersion) });
+        }
+        token = page.continue;
+        if (token !== undefined) await new Promise((resolve) => setImmediate(resolve));
+      } while (token !== undefined && !queue.stopped);
+    });
+  }
+
+  async currentRevision(): Promise<Revision> {
+    return this.batcher.currentRevision;
+  }
+
+  async compact(revision: Revision): Promise<void> {
+    this.assertOpen();
+    await this.compactor.compact(Math.min(revision, this.batcher.currentRevision));
+  }
+
+  async count(prefix: string): Promise<number> {
+    this.assertOpen();
+    return this.stmts.countAt.get(prefix, prefixEnd(prefix), this.batcher.currentRevision)?.n ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.schedule.stop();
+    this.batcher.close();
+    this.hub.close();
+    this.closed = true;
+    // Let a compaction batch in progress finish before the handle goes away.
+    await this.compactor.compact(0);
+    this.db.close();
+  }
+
+  private write(request: WriteRequest) {
+    return this.batcher.submit(request);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new UnavailableError('storage is closed');
+  }
+
+  /**
+   * The revision bound for a read, or undefined for "newest". Checks the bound against what the
+   * store still holds and what it has reached.
+   */
+  private readRevision(key: string, at: ReadAt | undefined): Revision | undefined {
+    if (at === undefined || at.kind === 'latest') return undefined;
+    const current = this.batcher.currentRevision;
+    if (at.revision > current) throw new TooLargeResourceVersionError(key, at.revision, current);
+    if (at.kind === 'notOlderThan') return undefined;
+    const compacted = this.compactor.compactedRevision;
+    if (at.revision < compacted) throw new CompactedError(key, at.revision, compacted);
+    return at.revision;
+  }
+}

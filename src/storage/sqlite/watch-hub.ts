@@ -1,0 +1,186 @@
+// Fans committed changes out to watchers. A watcher that starts in the past first replays the log
+// in small chunks (yielding between them, so a long replay never blocks writers) while live changes
+// wait in its buffer; it switches to live delivery in the same synchronous step that reads the last
+// chunk, so no change is lost or repeated at the seam.
+
+import type { ApiObject } from '../../machinery/object.ts';
+import { CompactedError } from '../errors.ts';
+import type { Predicate, Revision } from '../interface.ts';
+import { bookmarkObject, decodeValue } from '../value-codec.ts';
+import { filteredEventType, WatchQueue } from '../watch-queue.ts';
+import type { LogRow, Statements } from './schema.ts';
+import type { CommittedChange } from './write-batcher.ts';
+
+const REPLAY_CHUNK = 500;
+
+export interface WatcherSpec {
+  prefix: string;
+  end: string;
+  /** Deliver changes strictly after this revision. */
+  after: Revision;
+  predicate?: Predicate;
+  progressNotify: boolean;
+}
+
+class Watcher {
+  readonly queue: WatchQueue;
+  lastRevision: Revision;
+  replaying = true;
+  buffered: CommittedChange[] = [];
+  /** Set whenever an event goes out; cleared by the progress tick. */
+  active = false;
+
+  constructor(
+    readonly spec: WatcherSpec,
+    onStop: () => void,
+  ) {
+    this.queue = new WatchQueue(onStop);
+    this.lastRevision = spec.after;
+  }
+
+  covers(key: string): boolean {
+    return key >= this.spec.prefix && key < this.spec.end;
+  }
+}
+
+/** Decodes a change at most once however many watchers receive it. */
+class DecodedChange {
+  private object?: ApiObject;
+  private previousObject?: ApiObject | null;
+
+  constructor(readonly change: CommittedChange) {}
+
+  get value(): ApiObject {
+    this.object ??= decodeValue(this.change.key, this.change.value, this.change.revision);
+    return this.object;
+  }
+
+  get previous(): ApiObject | null {
+    if (this.previousObject === undefined) {
+      const { previous, key, revision } = this.change;
+      this.previousObject = previous === null ? null : decodeValue(key, previous, revision);
+    }
+    return this.previousObject;
+  }
+}
+
+export interface WatchHubDeps {
+  stmts: Statements;
+  currentRevision: () => Revision;
+  compactedRevision: () => Revision;
+  progressNotifyIntervalMs: number;
+}
+
+export class WatchHub {
+  private readonly watchers = new Set<Watcher>();
+  private readonly progressTimer: NodeJS.Timeout;
+
+  constructor(private readonly deps: WatchHubDeps) {
+    this.progressTimer = setInterval(() => this.notifyProgress(), deps.progressNotifyIntervalMs);
+    this.progressTimer.unref();
+  }
+
+  /**
+   * Registers a watcher that receives changes after `spec.after`. `prelude` runs first (the initial
+   * list of a watch without a revision); live changes are buffered meanwhile.
+   */
+  open(spec: WatcherSpec, prelude?: (queue: WatchQueue) => Promise<void>): WatchQueue {
+    const watcher = new Watcher(spec, () => this.watchers.delete(watcher));
+    this.watchers.add(watcher);
+    void this.replay(watcher, prelude);
+    return watcher.queue;
+  }
+
+  publish(changes: CommittedChange[]): void {
+    if (this.watchers.size === 0) return;
+    const decoded = changes.map((c) => new DecodedChange(c));
+    for (const w of this.watchers) {
+      for (const d of decoded) {
+        if (!w.covers(d.change.key)) continue;
+        if (w.replaying) w.buffered.push(d.change);
+        else this.deliver(w, d);
+      }
+    }
+  }
+
+  close(): void {
+    clearInterval(this.progressTimer);
+    for (const w of [...this.watchers]) w.queue.stop();
+  }
+
+  private deliver(w: Watcher, d: DecodedChange): void {
+    const { change } = d;
+    w.lastRevision = change.revision;
+    const out = filteredEventType(
+      change.type,
+      d.value,
+      change.type === 'MODIFIED' && w.spec.predicate !== undefined ? d.previous : null,
+      w.spec.predicate,
+    );
+    if (out === null) return;
+    w.active = true;
+    w.queue.push({ type: out.type, object: out.object, revision: change.revision });
+  }
+
+  private async replay(w: Watcher, prelude?: (queue: WatchQueue) => Promise<void>): Promise<void> {
+    try {
+      if (prelude) await prelude(w.queue);
+      for (;;) {
+        if (w.queue.stopped) return;
+        const compacted = this.deps.compactedRevision();
+        if (w.lastRevision < compacted) {
+          w.queue.fail(new CompactedError(w.spec.prefix, w.lastRevision, compacted), compacted);
+          return;
+        }
+        const target = this.deps.currentRevision();
+        const rows = this.deps.stmts.history.all(
+          w.lastRevision,
+          target,
+          w.spec.prefix,
+          w.spec.end,
+          REPLAY_CHUNK,
+        );
+        const needPrevious = w.spec.predicate !== undefined;
+        for (const row of rows) this.deliver(w, this.fromRow(row, needPrevious));
+        if (rows.length < REPLAY_CHUNK) {
+          // Everything up to `target` is out; buffered changes newer than it go next, then live.
+          w.lastRevision = Math.max(w.lastRevision, target);
+          const buffered = w.buffered;
+          w.buffered = [];
+          w.replaying = false;
+          for (const c of buffered) {
+            if (c.revision > w.lastRevision) this.deliver(w, new DecodedChange(c));
+          }
+          return;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (err) {
+      w.queue.fail(err as Error, w.lastRevision);
+    }
+  }
+
+  /** `needPrevious`: only predicate watchers look at the state before a change, so only they pay for it. */
+  private fromRow(row: LogRow, needPrevious: boolean): DecodedChange {
+    const type = row.deleted === 1 ? 'DELETED' : row.created === row.revision ? 'ADDED' : 'MODIFIED';
+    let previous: string | null = null;
+    if (type === 'DELETED') previous = row.value;
+    else if (type === 'MODIFIED' && needPrevious && row.prev !== null) {
+      previous = this.deps.stmts.valueAt.get(row.prev)?.value ?? null;
+    }
+    return new DecodedChange({ revision: row.revision, key: row.key, type, value: row.value, previous });
+  }
+
+  private notifyProgress(): void {
+    const revision = this.deps.currentRevision();
+    for (const w of this.watchers) {
+      if (!w.spec.progressNotify || w.replaying) continue;
+      if (w.active) {
+        w.active = false;
+        continue;
+      }
+      w.lastRevision = Math.max(w.lastRevision, revision);
+      w.queue.push({ type: 'BOOKMARK', object: bookmarkObject(revision), revision });
+    }
+  }
+}

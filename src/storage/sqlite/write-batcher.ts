@@ -1,0 +1,149 @@
+// Group commit. Writes queue up during one turn of the event loop and are applied together in a
+// single durable transaction; each caller's promise settles only after that transaction committed.
+// Every write is a compare-and-swap against the key's newest revision, checked inside the
+// transaction, so a batch never needs locks and a lost race is reported, not applied.
+
+import { KeyExistsError, KeyNotFoundError, UnavailableError } from '../errors.ts';
+import type { Revision } from '../interface.ts';
+import type { Db, Statements } from './schema.ts';
+
+export type WriteKind = 'create' | 'update' | 'delete';
+
+export interface WriteRequest {
+  kind: WriteKind;
+  key: string;
+  /** JSON to store; for deletes, ignored (the tombstone keeps the previous value). */
+  value: string;
+  /**
+   * The newest revision the caller read for the key (0: the caller saw it absent). A create with
+   * expect 0 fails KeyExists when the key exists; other mismatches report a conflict.
+   */
+  expect: Revision;
+}
+
+/** A committed change, in the shape the watch hub fans out. */
+export interface CommittedChange {
+  revision: Revision;
+  key: string;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  value: string;
+  /** JSON of the state before this change (null for ADDED). */
+  previous: string | null;
+}
+
+export type WriteOutcome = { ok: true; change: CommittedChange } | { ok: false; conflict: true };
+
+interface Pending {
+  request: WriteRequest;
+  resolve: (outcome: WriteOutcome) => void;
+  reject: (err: Error) => void;
+}
+
+export class WriteBatcher {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private closed = false;
+  private readonly commitBatch: (batch: Pending[]) => {
+    results: (WriteOutcome | Error)[];
+    changes: CommittedChange[];
+  };
+
+  constructor(
+    db: Db,
+    private readonly stmts: Statements,
+    private revision: Revision,
+    private readonly onCommit: (changes: CommittedChange[]) => void,
+  ) {
+    this.commitBatch = db.transaction((batch: Pending[]) => this.applyBatch(batch));
+  }
+
+  get currentRevision(): Revision {
+    return this.revision;
+  }
+
+  submit(request: WriteRequest): Promise<WriteOutcome> {
+    if (this.closed) return Promise.reject(new UnavailableError('storage is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        // setImmediate rather than a microtask: writes arriving with this turn's I/O join the batch.
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Commits whatever is queued now; used on close so that nothing accepted is dropped. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    const before = this.revision;
+    let outcome: ReturnType<typeof this.commitBatch>;
+    try {
+      outcome = this.commitBatch(batch);
+    } catch (err) {
+      // The transaction rolled back: nothing of this batch exists, so neither do its revisions.
+      this.revision = before;
+      const failure = new UnavailableError(`storage write failed: ${(err as Error).message}`);
+      for (const p of batch) p.reject(failure);
+      return;
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const r = outcome.results[i];
+      if (r instanceof Error) batch[i].reject(r);
+      else batch[i].resolve(r);
+    }
+    if (outcome.changes.length > 0) this.onCommit(outcome.changes);
+  }
+
+  close(): void {
+    this.flush();
+    this.closed = true;
+  }
+
+  private applyBatch(batch: Pending[]): { results: (WriteOutcome | Error)[]; changes: CommittedChange[] } {
+    const results: (WriteOutcome | Error)[] = [];
+    const changes: CommittedChange[] = [];
+    for (const { request } of batch) {
+      const r = this.applyOne(request);
+      results.push(r);
+      if (!(r instanceof Error) && r.ok) changes.push(r.change);
+    }
+    if (changes.length > 0) this.stmts.setMeta.run(this.revision, 'revision');
+    return { results, changes };
+  }
+
+  private applyOne(req: WriteRequest): WriteOutcome | Error {
+    const latest = this.stmts.latest.get(req.key);
+    const live = latest !== undefined && latest.deleted === 0;
+    const liveRevision = live ? latest.revision : 0;
+    if (req.kind === 'create' && req.expect === 0 && live) return new KeyExistsError(req.key);
+    if (liveRevision !== req.expect) {
+      if (req.kind === 'delete' && !live) return new KeyNotFoundError(req.key);
+      return { ok: false, conflict: true };
+    }
+    const revision = ++this.revision;
+    const prev = latest?.revision ?? null;
+    if (req.kind === 'delete') {
+      this.stmts.insert.run(revision, req.key, latest!.created, prev, 1, latest!.value);
+      return {
+        ok: true,
+        change: { revision, key: req.key, type: 'DELETED', value: latest!.value, previous: latest!.value },
+      };
+    }
+    const created = live ? latest.created : revision;
+    this.stmts.insert.run(revision, req.key, created, prev, 0, req.value);
+    return {
+      ok: true,
+      change: {
+        revision,
+        key: req.key,
+        type: live ? 'MODIFIED' : 'ADDED',
+        value: req.value,
+        previous: live ? latest.value : null,
+      },
+    };
+  }
+}

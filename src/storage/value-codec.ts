@@ -1,0 +1,46 @@
+// How objects are kept at rest: JSON without metadata.resourceVersion, which is derived from the
+// revision the value was written at and stamped back on every read.
+
+import type { ApiObject } from '../machinery/object.ts';
+import { InvalidObjectError } from './errors.ts';
+import type { Revision } from './interface.ts';
+
+export function encodeValue(key: string, obj: ApiObject): string {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    throw new InvalidObjectError(key, 'object to store must be a JSON object');
+  }
+  const meta = obj.metadata;
+  if (meta !== undefined && meta.resourceVersion !== undefined) {
+    const { resourceVersion: _dropped, ...rest } = meta;
+    return JSON.stringify({ ...obj, metadata: rest });
+  }
+  return JSON.stringify(obj);
+}
+
+export function decodeValue(key: string, text: string | Buffer, revision: Revision): ApiObject {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(typeof text === 'string' ? text : text.toString('utf8'));
+  } catch (err) {
+    throw new InvalidObjectError(key, `stored value is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    throw new InvalidObjectError(key, 'stored value is not a JSON object');
+  }
+  return stampRevision(obj as ApiObject, revision);
+}
+
+export function stampRevision(obj: ApiObject, revision: Revision): ApiObject {
+  const meta = obj.metadata;
+  if (meta === undefined || meta === null || typeof meta !== 'object') {
+    obj.metadata = { resourceVersion: String(revision) };
+  } else {
+    meta.resourceVersion = String(revision);
+  }
+  return obj;
+}
+
+/** The object a BOOKMARK event carries: nothing but the revision. */
+export function bookmarkObject(revision: Revision): ApiObject {
+  return { metadata: { resourceVersion: String(revision) } };
+}
