@@ -7,6 +7,7 @@
 // primary key, without scanning the log for older versions.
 
 import type { Revision } from '../interface.ts';
+import type { KeyIndex } from './key-index.ts';
 import type { Db, Statements } from './schema.ts';
 
 const BATCH = 1000;
@@ -16,13 +17,23 @@ export class Compactor {
   private running: Promise<void> = Promise.resolve();
   private readonly runBatch: (from: Revision, to: Revision) => Revision;
 
-  constructor(db: Db, stmts: Statements) {
+  constructor(
+    db: Db,
+    stmts: Statements,
+    private readonly keys: KeyIndex,
+  ) {
     this.compacted = stmts.getMeta.get('compacted')?.value ?? 0;
     this.runBatch = db.transaction((from: Revision, to: Revision): Revision => {
       const rows = stmts.compactBatch.all(from, to, BATCH);
       for (const row of rows) {
-        if (row.prev !== null) stmts.deleteRow.run(row.prev);
-        if (row.deleted === 1) stmts.deleteRow.run(row.revision);
+        if (row.prev !== null) {
+          stmts.deleteRow.run(row.prev);
+          this.keys.forget(row.key, row.prev);
+        }
+        if (row.deleted === 1) {
+          stmts.deleteRow.run(row.revision);
+          this.keys.forget(row.key, row.revision);
+        }
       }
       const reached = rows.length < BATCH ? to : rows[rows.length - 1].revision;
       stmts.setMeta.run(reached, 'compacted');
@@ -42,6 +53,8 @@ export class Compactor {
 
   private async compactThrough(target: Revision): Promise<void> {
     while (this.compacted < target) {
+      // Entries still in the overlay would outlive their rows; push them to keyidx first.
+      this.keys.flush();
       this.compacted = this.runBatch(this.compacted, target);
       if (this.compacted < target) await new Promise((resolve) => setImmediate(resolve));
     }

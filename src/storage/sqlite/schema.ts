@@ -4,6 +4,7 @@
 // Each write appends one row to `log`; `revision` is the global, gapless revision (assigned by us,
 // not by SQLite, so that compacting away the newest row can never make a revision come back).
 // A delete appends a tombstone row that keeps the last state, which is what DELETED events carry.
+// The log has no index on key: `keyidx` (see key-index.ts) finds a key's revisions.
 
 import Database from 'better-sqlite3';
 
@@ -16,7 +17,7 @@ export interface LogRow {
   value: string;
 }
 
-export interface LatestRow {
+export interface StoredRow {
   revision: number;
   created: number;
   deleted: number;
@@ -32,14 +33,18 @@ CREATE TABLE IF NOT EXISTS log (
   deleted  INTEGER NOT NULL DEFAULT 0,
   value    TEXT    NOT NULL
 );
--- (key, revision) is unique because revision is; deleted rides along so that counting live keys
--- never touches the table itself.
-CREATE INDEX IF NOT EXISTS log_key_revision ON log (key, revision, deleted);
+-- Maintained by key-index.ts, behind the log: complete through meta.indexed.
+CREATE TABLE IF NOT EXISTS keyidx (
+  key      TEXT    NOT NULL,
+  revision INTEGER NOT NULL,
+  deleted  INTEGER NOT NULL,
+  PRIMARY KEY (key, revision)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (
   name  TEXT PRIMARY KEY,
   value INTEGER NOT NULL
 ) WITHOUT ROWID;
-INSERT OR IGNORE INTO meta (name, value) VALUES ('revision', 0), ('compacted', 0);
+INSERT OR IGNORE INTO meta (name, value) VALUES ('revision', 0), ('compacted', 0), ('indexed', 0);
 `;
 
 export type Db = Database.Database;
@@ -57,40 +62,58 @@ export function openDatabase(path: string): Db {
 
 /** Every statement the backend runs, prepared once per database. */
 export function prepareStatements(db: Db) {
+  type IndexRow = { revision: number; deleted: number };
   return {
-    latest: db.prepare<[string], LatestRow>(
-      'SELECT revision, created, deleted, value FROM log WHERE key = ? ORDER BY revision DESC LIMIT 1',
-    ),
-    latestAt: db.prepare<[string, number], LatestRow>(
-      'SELECT revision, created, deleted, value FROM log WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
-    ),
-    // SQLite takes bare columns from the row holding max(revision), so each group yields the
-    // key's newest row at or below the bound.
-    rangeAt: db.prepare<
-      [string, string, number],
-      { key: string; revision: number; deleted: number; value: string }
-    >(
-      `SELECT key, max(revision) AS revision, deleted, value FROM log
-       WHERE key >= ? AND key < ? AND revision <= ? GROUP BY key ORDER BY key`,
-    ),
-    countAt: db.prepare<[string, string, number], { n: number }>(
-      `SELECT count(*) AS n FROM (
-         SELECT max(revision), deleted FROM log WHERE key >= ? AND key < ? AND revision <= ? GROUP BY key
-       ) WHERE deleted = 0`,
+    rowAt: db.prepare<[number], StoredRow>(
+      'SELECT revision, created, deleted, value FROM log WHERE revision = ?',
     ),
     insert: db.prepare<[number, string, number, number | null, number, string]>(
       'INSERT INTO log (revision, key, created, prev, deleted, value) VALUES (?, ?, ?, ?, ?, ?)',
     ),
+    logAfter: db.prepare<[number], { key: string; revision: number; deleted: number }>(
+      'SELECT key, revision, deleted FROM log WHERE revision > ? ORDER BY revision',
+    ),
     history: db.prepare<[number, number, string, string, number], LogRow>(
       `SELECT revision, key, created, prev, deleted, value FROM log
-       WHERE revision > ? AND revision <= ? AND +key >= ? AND +key < ? ORDER BY revision LIMIT ?`,
+       WHERE revision > ? AND revision <= ? AND key >= ? AND key < ? ORDER BY revision LIMIT ?`,
     ),
-    valueAt: db.prepare<[number], { value: string }>('SELECT value FROM log WHERE revision = ?'),
+    indexLatest: db.prepare<[string], IndexRow>(
+      'SELECT revision, deleted FROM keyidx WHERE key = ? ORDER BY revision DESC LIMIT 1',
+    ),
+    indexLatestAt: db.prepare<[string, number], IndexRow>(
+      'SELECT revision, deleted FROM keyidx WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
+    ),
+    // SQLite takes bare columns from the row holding max(revision), so each group yields the
+    // key's newest entry at or below the bound.
+    indexRange: db.prepare<[string, string, number, number], IndexRow & { key: string }>(
+      `SELECT key, max(revision) AS revision, deleted FROM keyidx
+       WHERE key >= ? AND key < ? AND revision <= ? GROUP BY key ORDER BY key LIMIT ?`,
+    ),
+    // The same, with each live entry's value joined in, so a list reads a chunk in one statement.
+    indexRangeValues: db.prepare<
+      [string, string, number, number],
+      IndexRow & { key: string; value: string | null }
+    >(
+      `SELECT g.key, g.revision, g.deleted, l.value FROM (
+         SELECT key, max(revision) AS revision, deleted FROM keyidx
+         WHERE key >= ? AND key < ? AND revision <= ? GROUP BY key ORDER BY key LIMIT ?
+       ) AS g LEFT JOIN log AS l ON l.revision = g.revision AND g.deleted = 0
+       ORDER BY g.key`,
+    ),
+    indexCount: db.prepare<[string, string, number], { n: number }>(
+      `SELECT count(*) AS n FROM (
+         SELECT max(revision), deleted FROM keyidx WHERE key >= ? AND key < ? AND revision <= ? GROUP BY key
+       ) WHERE deleted = 0`,
+    ),
+    indexInsert: db.prepare<[string, number, number]>(
+      'INSERT OR REPLACE INTO keyidx (key, revision, deleted) VALUES (?, ?, ?)',
+    ),
+    indexDelete: db.prepare<[string, number]>('DELETE FROM keyidx WHERE key = ? AND revision = ?'),
     compactBatch: db.prepare<
       [number, number, number],
-      { revision: number; prev: number | null; deleted: number }
+      { revision: number; key: string; prev: number | null; deleted: number }
     >(
-      'SELECT revision, prev, deleted FROM log WHERE revision > ? AND revision <= ? ORDER BY revision LIMIT ?',
+      'SELECT revision, key, prev, deleted FROM log WHERE revision > ? AND revision <= ? ORDER BY revision LIMIT ?',
     ),
     deleteRow: db.prepare<[number]>('DELETE FROM log WHERE revision = ?'),
     getMeta: db.prepare<[string], { value: number }>('SELECT value FROM meta WHERE name = ?'),

@@ -29,7 +29,8 @@ import { checkPreconditions } from '../preconditions.ts';
 import { decodeValue, encodeValue } from '../value-codec.ts';
 import { prefixEnd } from '../watch-queue.ts';
 import { CompactionSchedule, Compactor } from './compactor.ts';
-import { type Db, openDatabase, prepareStatements, type Statements } from './schema.ts';
+import { KeyIndex } from './key-index.ts';
+import { type Db, openDatabase, prepareStatements, type Statements, type StoredRow } from './schema.ts';
 import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteRequest } from './write-batcher.ts';
 
@@ -51,6 +52,7 @@ const INITIAL_EVENTS_PAGE = 1000;
 export class SqliteStorage implements Storage {
   private readonly db: Db;
   private readonly stmts: Statements;
+  private readonly keys: KeyIndex;
   private readonly batcher: WriteBatcher;
   private readonly compactor: Compactor;
   private readonly schedule: CompactionSchedule;
@@ -61,14 +63,17 @@ export class SqliteStorage implements Storage {
     this.db = openDatabase(opts.path);
     this.stmts = prepareStatements(this.db);
     const revision = this.stmts.getMeta.get('revision')?.value ?? 0;
-    this.compactor = new Compactor(this.db, this.stmts);
+    this.keys = new KeyIndex(this.db, this.stmts);
+    this.compactor = new Compactor(this.db, this.stmts, this.keys);
     this.hub = new WatchHub({
       stmts: this.stmts,
       currentRevision: () => this.batcher.currentRevision,
       compactedRevision: () => this.compactor.compactedRevision,
       progressNotifyIntervalMs: opts.progressNotifyIntervalMs ?? 5000,
     });
-    this.batcher = new WriteBatcher(this.db, this.stmts, revision, (changes) => this.hub.publish(changes));
+    this.batcher = new WriteBatcher(this.db, this.stmts, this.keys, revision, (changes) =>
+      this.hub.publish(changes),
+    );
     const onError =
       opts.onBackgroundError ?? ((err: Error) => console.error(`storage compaction: ${err.message}`));
     this.schedule = new CompactionSchedule(
@@ -93,8 +98,8 @@ export class SqliteStorage implements Storage {
   async get(key: string, opts: GetOptions = {}): Promise<ApiObject> {
     this.assertOpen();
     const bound = this.readRevision(key, opts.at);
-    const row = bound === undefined ? this.stmts.latest.get(key) : this.stmts.latestAt.get(key, bound);
-    if (row === undefined || row.deleted === 1) throw new KeyNotFoundError(key);
+    const row = this.liveRow(key, bound);
+    if (row === undefined) throw new KeyNotFoundError(key);
     return decodeValue(key, row.value, row.revision);
   }
 
@@ -122,22 +127,25 @@ export class SqliteStorage implements Storage {
     const items: ApiObject[] = [];
     let lastKey = '';
     let more = false;
-    for (const row of this.stmts.rangeAt.iterate(start, end, revision)) {
-      if (row.deleted === 1) continue;
+    for (const entry of this.keys.range(start, end, revision, true)) {
+      if (entry.deleted) continue;
       if (items.length >= limit) {
         more = true;
         break;
       }
-      const obj = decodeValue(row.key, row.value, row.revision);
+      const value = entry.value ?? this.stmts.rowAt.get(entry.revision)?.value;
+      if (value === undefined)
+        throw new UnavailableError(`index names revision ${entry.revision}, which is missing`);
+      const obj = decodeValue(entry.key, value, entry.revision);
       if (predicate !== undefined && !predicate(obj)) continue;
       items.push(obj);
-      lastKey = row.key;
+      lastKey = entry.key;
     }
     const result: ListResult = { items, revision };
     if (more) {
       result.continue = encodeContinue(prefix, lastKey, revision);
       if (predicate === undefined) {
-        result.remainingItemCount = this.stmts.countAt.get(`${lastKey}\u0000`, end, revision)?.n ?? 0;
+        result.remainingItemCount = this.keys.countLive(`${lastKey}\u0000`, end, revision);
       }
     }
     return result;
@@ -146,8 +154,7 @@ export class SqliteStorage implements Storage {
   async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions = {}): Promise<ApiObject> {
     for (;;) {
       this.assertOpen();
-      const row = this.stmts.latest.get(key);
-      const live = row !== undefined && row.deleted === 0 ? row : undefined;
+      const live = this.liveRow(key);
       if (live === undefined && !opts.ignoreNotFound) throw new KeyNotFoundError(key);
       const current = live === undefined ? null : decodeValue(key, live.value, live.revision);
       if (current !== null) checkPreconditions(key, opts.preconditions, current);
@@ -166,8 +173,8 @@ export class SqliteStorage implements Storage {
   async delete(key: string, opts: DeleteOptions = {}): Promise<ApiObject> {
     for (;;) {
       this.assertOpen();
-      const row = this.stmts.latest.get(key);
-      if (row === undefined || row.deleted === 1) throw new KeyNotFoundError(key);
+      const row = this.liveRow(key);
+      if (row === undefined) throw new KeyNotFoundError(key);
       const current = decodeValue(key, row.value, row.revision);
       checkPreconditions(key, opts.preconditions, current);
       if (opts.validateDeletion) await opts.validateDeletion(current);
@@ -211,7 +218,7 @@ export class SqliteStorage implements Storage {
 
   async count(prefix: string): Promise<number> {
     this.assertOpen();
-    return this.stmts.countAt.get(prefix, prefixEnd(prefix), this.batcher.currentRevision)?.n ?? 0;
+    return this.keys.countLive(prefix, prefixEnd(prefix), this.batcher.currentRevision);
   }
 
   async close(): Promise<void> {
@@ -219,6 +226,7 @@ export class SqliteStorage implements Storage {
     this.schedule.stop();
     this.batcher.close();
     this.hub.close();
+    this.keys.flush();
     this.closed = true;
     // Let a compaction batch in progress finish before the handle goes away.
     await this.compactor.compact(0);
@@ -227,6 +235,13 @@ export class SqliteStorage implements Storage {
 
   private write(request: WriteRequest) {
     return this.batcher.submit(request);
+  }
+
+  /** The key's newest row at or below `atMost`, unless that row is a tombstone. */
+  private liveRow(key: string, atMost?: Revision): StoredRow | undefined {
+    const state = this.keys.state(key, atMost);
+    if (state === undefined || state.deleted) return undefined;
+    return this.stmts.rowAt.get(state.revision);
   }
 
   private assertOpen(): void {

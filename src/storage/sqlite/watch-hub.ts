@@ -166,7 +166,7 @@ export class WatchHub {
     let previous: string | null = null;
     if (type === 'DELETED') previous = row.value;
     else if (type === 'MODIFIED' && needPrevious && row.prev !== null) {
-      previous = this.deps.stmts.valueAt.get(row.prev)?.value ?? null;
+      previous = this.deps.stmts.rowAt.get(row.prev)?.value ?? null;
     }
     return new DecodedChange({ revision: row.revision, key: row.key, type, value: row.value, previous });
   }

@@ -5,7 +5,8 @@
 
 import { KeyExistsError, KeyNotFoundError, UnavailableError } from '../errors.ts';
 import type { Revision } from '../interface.ts';
-import type { Db, Statements } from './schema.ts';
+import type { KeyIndex } from './key-index.ts';
+import type { Db, Statements, StoredRow } from './schema.ts';
 
 export type WriteKind = 'create' | 'update' | 'delete';
 
@@ -51,6 +52,7 @@ export class WriteBatcher {
   constructor(
     db: Db,
     private readonly stmts: Statements,
+    private readonly keys: KeyIndex,
     private revision: Revision,
     private readonly onCommit: (changes: CommittedChange[]) => void,
   ) {
@@ -85,6 +87,7 @@ export class WriteBatcher {
       outcome = this.commitBatch(batch);
     } catch (err) {
       // The transaction rolled back: nothing of this batch exists, so neither do its revisions.
+      this.keys.unrecord(this.revision - before);
       this.revision = before;
       const failure = new UnavailableError(`storage write failed: ${(err as Error).message}`);
       for (const p of batch) p.reject(failure);
@@ -95,7 +98,10 @@ export class WriteBatcher {
       if (r instanceof Error) batch[i].reject(r);
       else batch[i].resolve(r);
     }
-    if (outcome.changes.length > 0) this.onCommit(outcome.changes);
+    if (outcome.changes.length > 0) {
+      this.keys.afterCommit();
+      this.onCommit(outcome.changes);
+    }
   }
 
   close(): void {
@@ -116,7 +122,8 @@ export class WriteBatcher {
   }
 
   private applyOne(req: WriteRequest): WriteOutcome | Error {
-    const latest = this.stmts.latest.get(req.key);
+    const state = this.keys.state(req.key);
+    const latest: StoredRow | undefined = state && this.stmts.rowAt.get(state.revision);
     const live = latest !== undefined && latest.deleted === 0;
     const liveRevision = live ? latest.revision : 0;
     if (req.kind === 'create' && req.expect === 0 && live) return new KeyExistsError(req.key);
@@ -128,6 +135,7 @@ export class WriteBatcher {
     const prev = latest?.revision ?? null;
     if (req.kind === 'delete') {
       this.stmts.insert.run(revision, req.key, latest!.created, prev, 1, latest!.value);
+      this.keys.record(req.key, revision, true);
       return {
         ok: true,
         change: { revision, key: req.key, type: 'DELETED', value: latest!.value, previous: latest!.value },
@@ -135,6 +143,7 @@ export class WriteBatcher {
     }
     const created = live ? latest.created : revision;
     this.stmts.insert.run(revision, req.key, created, prev, 0, req.value);
+    this.keys.record(req.key, revision, false);
     return {
       ok: true,
       change: {
