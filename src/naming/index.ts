@@ -1,0 +1,4 @@
+// Naming: the only place that spells a brand word. Everything else asks a NamingProfile for group
+// domains, label prefixes and component names. Imports nothing.
+
+export * from './profile.ts';
