@@ -1,0 +1,44 @@
+// The authentication chain. The first authenticator that recognises the request decides. A bad
+// credential (a certificate that does not verify, a bearer token nobody knows) is a 401, never a
+// fall back to anonymous: only a request that carries no credential at all is anonymous.
+
+import { bearerToken } from './bearer.ts';
+import {
+  type Authenticator,
+  type AuthnRequest,
+  GROUP_AUTHENTICATED,
+  GROUP_UNAUTHENTICATED,
+  USER_ANONYMOUS,
+  type UserInfo,
+} from './types.ts';
+
+export type AuthnOutcome = { ok: true; user: UserInfo } | { ok: false; reason: string };
+
+export interface AuthnChainOptions {
+  authenticators: Authenticator[];
+  anonymous: boolean;
+}
+
+export class AuthnChain {
+  constructor(private readonly opts: AuthnChainOptions) {}
+
+  authenticate(req: AuthnRequest): AuthnOutcome {
+    const errors: string[] = [];
+    for (const a of this.opts.authenticators) {
+      const r = a.authenticate(req);
+      if (r === null) continue;
+      if ('error' in r) {
+        errors.push(r.error);
+        continue;
+      }
+      const groups = r.user.groups.includes(GROUP_AUTHENTICATED)
+        ? r.user.groups
+        : [...r.user.groups, GROUP_AUTHENTICATED];
+      return { ok: true, user: { ...r.user, groups } };
+    }
+    if (bearerToken(req) !== undefined) errors.push('invalid bearer token');
+    if (errors.length > 0) return { ok: false, reason: errors.join(', ') };
+    if (!this.opts.anonymous) return { ok: false, reason: 'no credentials' };
+    return { ok: true, user: { username: USER_ANONYMOUS, groups: [GROUP_UNAUTHENTICATED] } };
+  }
+}
