@@ -5,7 +5,7 @@
 export interface HealthCheck {
   name: string;
   /** Resolves when healthy; rejects (or returns an Error) when not. */
-  check(): Promise<void | Error> | void | Error;
+  check(): Promise<Error | undefined> | Error | undefined;
 }
 
 export interface HealthResponse {
