@@ -1,4 +1,6 @@
-// Codecs: media type parsing and negotiation now; JSON with duplicate-key detection, YAML,
-// protobuf, CBOR and Table as they arrive. May import machinery/ and naming/.
+// Codecs: media types, Accept and Content-Type negotiation, and the JSON and YAML serializers;
+// protobuf, CBOR and Table arrive later. May import machinery/ and naming/.
 
 export * from './media-type.ts';
+export * from './negotiation.ts';
+export * from './serializers.ts';
