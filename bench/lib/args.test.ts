@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseBenchArgs, UsageError } from './args.ts';
+
+describe('parseBenchArgs', () => {
+  it('defaults to both backends, full size', () => {
+    assert.deepEqual(parseBenchArgs(['storage']), {
+      scenarios: ['storage'],
+      backends: ['sqlite', 'etcd3'],
+      quick: false,
+      help: false,
+    });
+  });
+
+  it('narrows to one backend and accepts several scenarios', () => {
+    const args = parseBenchArgs(['storage', 'get', '--backend', 'etcd3']);
+    assert.deepEqual(args.scenarios, ['storage', 'get']);
+    assert.deepEqual(args.backends, ['etcd3']);
+    assert.deepEqual(parseBenchArgs(['storage', '--backend=sqlite']).backends, ['sqlite']);
+    assert.deepEqual(parseBenchArgs(['storage', '--backend', 'both']).backends, ['sqlite', 'etcd3']);
+  });
+
+  it('takes quick mode from the flag or from BENCH_QUICK', () => {
+    assert.equal(parseBenchArgs(['storage', '--quick']).quick, true);
+    assert.equal(parseBenchArgs(['storage'], { BENCH_QUICK: '1' }).quick, true);
+    assert.equal(parseBenchArgs(['storage'], { BENCH_QUICK: '0' }).quick, false);
+  });
+
+  it('rejects unknown backends and flags as usage errors', () => {
+    assert.throws(() => parseBenchArgs(['storage', '--backend', 'mysql']), UsageError);
+    assert.throws(() => parseBenchArgs(['storage', '--fast']), UsageError);
+  });
+});

@@ -1,0 +1,30 @@
+// The contract between bench/run.ts and each scenario.
+
+export type BackendName = 'sqlite' | 'etcd3';
+
+export const ALL_BACKENDS: readonly BackendName[] = ['sqlite', 'etcd3'];
+
+export interface BenchOptions {
+  /** Backends to measure, in order; scenarios that do not touch storage ignore it. */
+  backends: BackendName[];
+  /** Tiny sizes, for smoke tests: the numbers are meaningless, only the code path is exercised. */
+  quick: boolean;
+}
+
+export interface ScenarioContext extends BenchOptions {
+  /** Progress for the operator; goes to stderr so stdout stays the clean table. */
+  log: (message: string) => void;
+}
+
+export interface ScenarioOutput {
+  /** Serialised as-is into the results file. */
+  results: unknown;
+  /** Printed after the run; Markdown, ready to paste. */
+  markdown: string;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  run(ctx: ScenarioContext): Promise<ScenarioOutput>;
+}

@@ -1,0 +1,13 @@
+// The etcd backend: the Storage contract on etcd v3 through the etcd3 client, with raw gRPC
+// watch streams. May import storage/ shared helpers and machinery/ only.
+
+import { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
+
+export { EtcdStorage, type EtcdStorageOptions };
+
+export async function openEtcdStorage(opts: EtcdStorageOptions): Promise<EtcdStorage> {
+  const store = new EtcdStorage(opts);
+  // Fail at open, not at the first request, when etcd cannot be reached.
+  await store.currentRevision();
+  return store;
+}
