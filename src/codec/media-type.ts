@@ -1,5 +1,5 @@
 // Media type parsing and Accept negotiation. Parameters matter here: kubectl asks for
-// `application/json;as=Table;v=v1;g=meta.k8s.io` and falls back to plain JSON further down its
+// `application/json;as=Table;v=v1;g=<meta group>` and falls back to plain JSON further down its
 // Accept list, so a clause asking for a representation we cannot give is skipped, not refused.
 
 export interface MediaType {

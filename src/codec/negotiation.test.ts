@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { UPSTREAM_ALIASES } from '../naming/index.ts';
 import {
   NotAcceptableError,
   negotiateInput,
@@ -8,7 +9,9 @@ import {
 } from './negotiation.ts';
 import { JSON_SERIALIZER, YAML_SERIALIZER } from './serializers.ts';
 
-const opts = { metaGroups: ['meta.svc.io', 'meta.k8s.io'], tables: true };
+const META = UPSTREAM_ALIASES.metaGroup;
+
+const opts = { metaGroups: ['meta.svc.io', META], tables: true };
 
 describe('negotiation', () => {
   it('no Accept, */* and application/json answer JSON', () => {
@@ -22,11 +25,10 @@ describe('negotiation', () => {
   });
 
   it('Table in the meta group asked for, in either naming, falling back when tables are not served', () => {
-    const kubectl =
-      'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+    const kubectl = `application/json;as=Table;v=v1;g=${META},application/json;as=Table;v=v1beta1;g=${META},application/json`;
     assert.deepEqual(negotiateOutput(kubectl, opts).conversion, {
       as: 'Table',
-      group: 'meta.k8s.io',
+      group: META,
       version: 'v1',
     });
     assert.deepEqual(negotiateOutput('application/json;as=Table;v=v1;g=meta.svc.io', opts).conversion, {
