@@ -1,0 +1,34 @@
+// Per-kind behaviour the generic store defers to: how a kind is prepared, defaulted, validated and
+// compared. Each API group's folder implements one Strategy per kind.
+
+import type { FieldError } from '../machinery/field-errors.ts';
+import type { ApiObject } from '../machinery/object.ts';
+
+export interface Strategy {
+  namespaced: boolean;
+  /** PUT of a missing object creates it. */
+  allowCreateOnUpdate: boolean;
+  /** PUT without metadata.resourceVersion overwrites whatever is stored. */
+  allowUnconditionalUpdate: boolean;
+  /** Whether metadata.generation is kept (set to 1, bumped on spec changes). */
+  tracksGeneration: boolean;
+  /** The kind has a status that only the /status sub-resource may change. */
+  hasStatus: boolean;
+  /** A delete answers with the object (true) or with a Success Status (false). */
+  returnDeletedObject: boolean;
+  /** Validation of metadata.name (DNS subdomain, label, path segment...): messages, empty when valid. */
+  validateName(name: string, prefix: boolean): string[];
+
+  /** Clears what a client may not set on create (status, for kinds with a status). */
+  prepareForCreate?(obj: ApiObject): void;
+  /** Carries over what an update of the main resource may not change (status). */
+  prepareForUpdate?(obj: ApiObject, old: ApiObject): void;
+  /** For /status: keeps everything but the status from the old object. */
+  prepareForStatusUpdate?(obj: ApiObject, old: ApiObject): void;
+  /** Fills in defaults (after prepare, before validation). */
+  applyDefaults?(obj: ApiObject): void;
+  validate(obj: ApiObject): FieldError[];
+  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
+  /** Whether the change from old to obj counts as a spec change (generation bump). */
+  specChanged?(obj: ApiObject, old: ApiObject): boolean;
+}

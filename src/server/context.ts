@@ -1,0 +1,34 @@
+// Everything a request carries through the filter chain. Filters fill it in order (request info,
+// then the user, ...); handlers read it. One object per request, passed explicitly.
+
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { UserInfo } from '../auth/authn/types.ts';
+import type { RequestInfo } from './request-info.ts';
+
+export interface RequestContext {
+  req: Http2ServerRequest;
+  res: Http2ServerResponse;
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  query: URLSearchParams;
+  info: RequestInfo;
+  user?: UserInfo;
+  /** Warning header values collected while handling; sent with the response. */
+  warnings: string[];
+  /** Aborted when the client goes away or the request times out. */
+  signal: AbortSignal;
+}
+
+/** One step of the chain: do something, then call `next` to continue (or answer and stop). */
+export type Filter = (ctx: RequestContext, next: () => Promise<void>) => Promise<void>;
+export type Handler = (ctx: RequestContext) => Promise<void>;
+
+/** Runs `filters` in order, ending in `handler`. */
+export function compose(filters: Filter[], handler: Handler): Handler {
+  return (ctx) => {
+    const step = (i: number): Promise<void> =>
+      i === filters.length ? handler(ctx) : filters[i](ctx, () => step(i + 1));
+    return step(0);
+  };
+}

@@ -1,0 +1,63 @@
+// Writing responses. Every error body goes through writeError, which turns whatever was thrown into
+// a Status from the machinery catalogue; nothing else writes an error body.
+
+import { NotAcceptableError, UnsupportedMediaTypeError } from '../codec/negotiation.ts';
+import { notAcceptable, statusOf, unsupportedMediaType } from '../machinery/status.ts';
+import type { RequestContext } from './context.ts';
+
+function sendWarnings(ctx: RequestContext): void {
+  if (ctx.warnings.length > 0 && !ctx.res.headersSent) {
+    ctx.res.setHeader(
+      'warning',
+      ctx.warnings.map((w) => `299 - "${w.replace(/["\\]/g, (c) => `\\${c}`)}"`),
+    );
+  }
+}
+
+export function writeText(ctx: RequestContext, status: number, body: string): void {
+  if (ctx.res.headersSent) return;
+  sendWarnings(ctx);
+  ctx.res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-cache, private',
+  });
+  if (ctx.method === 'HEAD') ctx.res.end();
+  else ctx.res.end(body);
+}
+
+export function writeJson(
+  ctx: RequestContext,
+  status: number,
+  value: unknown,
+  contentType = 'application/json',
+): void {
+  if (ctx.res.headersSent) return;
+  sendWarnings(ctx);
+  const pretty = ctx.query.get('pretty');
+  const body =
+    pretty === 'true' || pretty === '1'
+      ? `${JSON.stringify(value, null, 2)}\n`
+      : `${JSON.stringify(value)}\n`;
+  ctx.res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-cache, private' });
+  if (ctx.method === 'HEAD') ctx.res.end();
+  else ctx.res.end(body);
+}
+
+/** Codec failures are plain errors below the server; here they become their Status. */
+function asApiError(err: unknown): unknown {
+  if (err instanceof NotAcceptableError) return notAcceptable(err.accepted);
+  if (err instanceof UnsupportedMediaTypeError) return unsupportedMediaType(err.accepted);
+  return err;
+}
+
+export function writeError(ctx: RequestContext, err: unknown): void {
+  const status = statusOf(asApiError(err));
+  if (ctx.res.headersSent) {
+    ctx.res.end();
+    return;
+  }
+  const retry = status.details?.retryAfterSeconds;
+  if (retry !== undefined && retry > 0) ctx.res.setHeader('retry-after', String(retry));
+  writeJson(ctx, status.code, status);
+}
