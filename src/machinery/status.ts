@@ -98,14 +98,7 @@ export class ApiError extends Error {
   }
 }
 
-interface DetailsInput {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
+type DetailsInput = StatusDetails;
 
 // Builds details in upstream's key order, leaving out what upstream's omitempty leaves out. A
 // details object itself is kept even when empty: upstream sends `"details":{}` in those cases.
