@@ -1,0 +1,7 @@
+// Registry: the generic store over Storage and the per-kind contracts it follows (resource
+// descriptions, strategies), plus the mapping of storage failures to Status. Imports machinery/,
+// schema/ and storage/.
+
+export * from './resource.ts';
+export * from './storage-errors.ts';
+export type * from './strategy.ts';
