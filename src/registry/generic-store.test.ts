@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { ApiObject } from '../machinery/object.ts';
+import { type ApiError, statusOf } from '../machinery/status.ts';
+import { nameIsDNSSubdomain } from '../machinery/validation/names.ts';
+import { openSqliteStorage, type SqliteStorage } from '../storage/sqlite/index.ts';
+import { GenericStore } from './generic-store.ts';
+import { STANDARD_VERBS } from './resource.ts';
+import type { Strategy } from './strategy.ts';
+
+const strategy = (over: Partial<Strategy> = {}): Strategy => ({
+  namespaced: true,
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  tracksGeneration: false,
+  hasStatus: false,
+  returnDeletedObject: false,
+  validateName: nameIsDNSSubdomain,
+  validate: () => [],
+  validateUpdate: () => [],
+  ...over,
+});
+
+const resource = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  singular: 'configmap',
+  kind: 'ConfigMap',
+  listKind: 'ConfigMapList',
+  namespaced: true,
+  verbs: STANDARD_VERBS,
+  subresources: {},
+};
+
+const cm = (
+  name: string,
+  data: Record<string, string> = {},
+  meta: Record<string, unknown> = {},
+): ApiObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...meta },
+  data,
+});
+
+async function status(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (err) {
+    return statusOf(err as ApiError);
+  }
+  assert.fail('expected an error');
+}
+
+describe('generic store', () => {
+  let storage: SqliteStorage;
+  let store: GenericStore;
+  beforeEach(() => {
+    storage = openSqliteStorage({ path: ':memory:' });
+    store = new GenericStore(storage, resource, strategy());
+  });
+  afterEach(() => storage.close());
+
+  it('create fills uid, creationTimestamp, namespace and type, and get returns the same', async () => {
+    const created = await store.create('ns', cm('a', { k: 'v' }));
+    assert.match(created.metadata?.uid ?? '', /^[0-9a-f-]{36}$/);
+    assert.match(created.metadata?.creationTimestamp ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.equal(created.metadata?.namespace, 'ns');
+    assert.equal(created.metadata?.generation, undefined);
+    assert.deepEqual(await store.get('ns', 'a'), created);
+    assert.equal(await storage.count('/configmaps/ns/'), 1);
+  });
+
+  it('generateName picks a random suffix; a kind that tracks generation starts at 1', async () => {
+    const g = new GenericStore(storage, resource, strategy({ tracksGeneration: true }));
+    const a = await g.create('ns', { metadata: { generateName: 'web-' } });
+    assert.match(a.metadata?.name ?? '', /^web-[a-z0-9]{5}$/);
+    assert.equal(a.metadata?.generation, 1);
+  });
+
+  it('a duplicate name is 409 AlreadyExists; a missing one 404 NotFound', async () => {
+    await store.create('ns', cm('a'));
+    const dup = await status(store.create('ns', cm('a')));
+    assert.deepEqual(
+      [dup.code, dup.reason, dup.message],
+      [409, 'AlreadyExists', 'configmaps "a" already exists'],
+    );
+    const nf = await status(store.get('ns', 'zz'));
+    assert.deepEqual([nf.code, nf.message], [404, 'configmaps "zz" not found']);
+  });
+
+  it('an invalid name is 422 Invalid with a cause, and nothing is stored', async () => {
+    const s = await status(store.create('ns', cm('Bad_Name')));
+    assert.equal(s.code, 422);
+    assert.equal(s.reason, 'Invalid');
+    assert.match(
+      s.message ?? '',
+      /^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"/,
+    );
+    assert.equal(s.details?.causes?.[0]?.field, 'metadata.name');
+    assert.equal(await storage.count('/configmaps/'), 0);
+  });
+
+  it('a body namespace that differs from the URL is 400', async () => {
+    const s = await status(store.create('ns', cm('a', {}, { namespace: 'other' })));
+    assert.equal(s.code, 400);
+    assert.equal(
+      s.message,
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
+  });
+
+  it('update keeps uid and creationTimestamp; a stale resourceVersion is 409 Conflict', async () => {
+    const a = await store.create('ns', cm('a', { v: '1' }));
+    const body = cm(
+      'a',
+      { v: '2' },
+      { resourceVersion: a.metadata?.resourceVersion, creationTimestamp: '2000-01-01T00:00:00Z' },
+    );
+    const { object: b, created } = await store.update('ns', 'a', body);
+    assert.equal(created, false);
+    assert.equal(b.metadata?.uid, a.metadata?.uid);
+    assert.equal(b.metadata?.creationTimestamp, a.metadata?.creationTimestamp);
+    assert.deepEqual(b.data, { v: '2' });
+    const stale = await status(
+      store.update('ns', 'a', cm('a', { v: '3' }, { resourceVersion: a.metadata?.resourceVersion })),
+    );
+    assert.deepEqual(
+      [stale.code, stale.reason, stale.message],
+      [
+        409,
+        'Conflict',
+        'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
+      ],
+    );
+    assert.deepEqual((await store.get('ns', 'a')).data, { v: '2' });
+  });
+
+  it('update: name mismatch 400, missing object 404 unless the kind creates on update', async () => {
+    const s = await status(store.update('ns', 'a', cm('b')));
+    assert.deepEqual(
+      [s.code, s.message],
+      [400, 'the name of the object (b) does not match the name on the URL (a)'],
+    );
+    assert.equal((await status(store.update('ns', 'a', cm('a')))).code, 404);
+    const upsert = new GenericStore(storage, resource, strategy({ allowCreateOnUpdate: true }));
+    const r = await upsert.update('ns', 'a', cm('a', { made: 'yes' }));
+    assert.equal(r.created, true);
+    assert.deepEqual((await store.get('ns', 'a')).data, { made: 'yes' });
+  });
+
+  it('generation moves only when the strategy sees a spec change', async () => {
+    const g = new GenericStore(
+      storage,
+      resource,
+      strategy({
+        tracksGeneration: true,
+        specChanged: (n, o) => JSON.stringify(n.spec) !== JSON.stringify(o.spec),
+      }),
+    );
+    const a = await g.create('ns', { metadata: { name: 'd' }, spec: { replicas: 1 } });
+    const b = (
+      await g.update('ns', 'd', { metadata: { name: 'd', labels: { x: 'y' } }, spec: { replicas: 1 } })
+    ).object;
+    assert.equal(b.metadata?.generation, 1);
+    const c = (await g.update('ns', 'd', { metadata: { name: 'd' }, spec: { replicas: 2 } })).object;
+    assert.equal(c.metadata?.generation, 2);
+    assert.equal(a.metadata?.generation, 1);
+  });
+
+  it('delete answers a Success Status, or the object for kinds that return it; preconditions hold', async () => {
+    const a = await store.create('ns', cm('a'));
+    const stale = await status(store.delete('ns', 'a', { preconditions: { uid: 'nope' } }));
+    assert.equal(stale.code, 409);
+    const done = await store.delete('ns', 'a');
+    assert.deepEqual(done, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'a', kind: 'configmaps', uid: a.metadata?.uid },
+    });
+    assert.equal((await status(store.delete('ns', 'a'))).code, 404);
+    const returning = new GenericStore(storage, resource, strategy({ returnDeletedObject: true }));
+    await returning.create('ns', cm('b'));
+    assert.equal((await returning.delete('ns', 'b')).kind, 'ConfigMap');
+  });
+
+  it('dry run validates and answers like the real thing but stores nothing', async () => {
+    const d = await store.create('ns', cm('a'), { dryRun: true });
+    assert.equal(d.metadata?.name, 'a');
+    assert.equal(await storage.count('/configmaps/'), 0);
+    await store.create('ns', cm('b', { v: '1' }));
+    const before = await storage.currentRevision();
+    await store.update('ns', 'b', cm('b', { v: '2' }), { dryRun: true });
+    await store.delete('ns', 'b', { dryRun: true });
+    assert.equal(await storage.currentRevision(), before);
+    assert.deepEqual((await store.get('ns', 'b')).data, { v: '1' });
+    assert.equal((await status(store.create('ns', cm('b'), { dryRun: true }))).code, 409);
+  });
+});
