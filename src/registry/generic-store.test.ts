@@ -199,4 +199,47 @@ describe('generic store', () => {
     assert.deepEqual((await store.get('ns', 'b')).data, { v: '1' });
     assert.equal((await status(store.create('ns', cm('b'), { dryRun: true }))).code, 409);
   });
+
+  it('lists a namespace or every namespace, with selectors, pages and bare items', async () => {
+    await store.create('ns1', cm('a', {}, { labels: { app: 'web' } }));
+    await store.create('ns1', cm('b', {}, { labels: { app: 'db' } }));
+    await store.create('ns2', cm('c', {}, { labels: { app: 'web' } }));
+    const one = await store.list('ns1');
+    assert.equal(one.kind, 'ConfigMapList');
+    assert.equal(one.apiVersion, 'v1');
+    assert.equal(one.metadata.resourceVersion, String(await storage.currentRevision()));
+    assert.deepEqual(
+      one.items.map((o) => o.metadata?.name),
+      ['a', 'b'],
+    );
+    assert.equal('kind' in one.items[0], false);
+    const web = await store.list('', { labelSelector: 'app=web' });
+    assert.deepEqual(
+      web.items.map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`),
+      ['ns1/a', 'ns2/c'],
+    );
+    const byName = await store.list('', { fieldSelector: 'metadata.name=b' });
+    assert.deepEqual(
+      byName.items.map((o) => o.metadata?.name),
+      ['b'],
+    );
+    const page = await store.list('', { limit: 2 });
+    assert.equal(page.items.length, 2);
+    assert.equal(page.metadata.remainingItemCount, 1);
+    const rest = await store.list('', { limit: 2, continue: page.metadata.continue });
+    assert.deepEqual(
+      rest.items.map((o) => o.metadata?.name),
+      ['c'],
+    );
+  });
+
+  it('bad selectors are 400 with the parser message', async () => {
+    const l = await status(store.list('', { labelSelector: 'a in (' }));
+    assert.equal(l.code, 400);
+    const f = await status(store.list('', { fieldSelector: 'spec.x=1' }));
+    assert.deepEqual(
+      [f.code, f.message],
+      [400, '"spec.x" is not a known field selector: only "metadata.name", "metadata.namespace"'],
+    );
+  });
 });

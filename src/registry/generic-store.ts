@@ -4,6 +4,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { type FieldError, invalid as invalidField, newPath } from '../machinery/field-errors.ts';
+import { defaultFieldLabelConversion, objectMetaFieldsSet, parseFieldSelector } from '../machinery/fields.ts';
+import { parseLabelSelector } from '../machinery/labels.ts';
 import type { ApiObject, ObjectMeta } from '../machinery/object.ts';
 import {
   badRequest,
@@ -15,7 +17,7 @@ import {
 } from '../machinery/status.ts';
 import { generateName, validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/names.ts';
 import { isStorageError, KeyExistsError, KeyNotFoundError } from '../storage/errors.ts';
-import type { Preconditions, Storage } from '../storage/interface.ts';
+import type { Preconditions, Predicate, Storage } from '../storage/interface.ts';
 import { checkPreconditions } from '../storage/preconditions.ts';
 import type { ResourceInfo } from './resource.ts';
 import { fromStorageError } from './storage-errors.ts';
@@ -26,6 +28,20 @@ const GENERATE_NAME_ATTEMPTS = 8;
 
 export interface WriteOptions {
   dryRun?: boolean;
+}
+
+export interface ListRequest {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+}
+
+export interface ListObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+  items: ApiObject[];
 }
 
 export interface UpdateResult {
@@ -75,6 +91,36 @@ export class GenericStore {
     } catch (err) {
       throw fromStorageError(err, this.groupResource, name);
     }
+  }
+
+  /** A list at the latest revision, filtered by selectors and paged. */
+  async list(namespace: string, req: ListRequest = {}): Promise<ListObject> {
+    const predicate = this.selectorPredicate(req.labelSelector, req.fieldSelector);
+    try {
+      const res = await this.storage.list(this.prefixFor(namespace), {
+        predicate,
+        limit: req.limit,
+        continue: req.continue,
+      });
+      const metadata: ListObject['metadata'] = { resourceVersion: String(res.revision) };
+      if (res.continue !== undefined) metadata.continue = res.continue;
+      if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount;
+      // Items of a built-in list carry no apiVersion or kind of their own, as upstream encodes them.
+      const items = res.items.map(({ apiVersion: _v, kind: _k, ...rest }) => rest as ApiObject);
+      return { apiVersion: this.apiVersion, kind: this.resource.listKind, metadata, items };
+    } catch (err) {
+      throw fromStorageError(err, this.groupResource, '');
+    }
+  }
+
+  /** Parses selectors once; undefined when they select everything, so storage can count. */
+  selectorPredicate(labelSelector?: string, fieldSelector?: string): Predicate | undefined {
+    const labels = parseLabelSelector(labelSelector ?? '');
+    const fields = parseFieldSelector(fieldSelector ?? '').transform(defaultFieldLabelConversion);
+    if (labels.empty() && fields.empty()) return undefined;
+    const namespaced = this.strategy.namespaced;
+    return (obj) =>
+      labels.matches(obj.metadata?.labels) && fields.matches(objectMetaFieldsSet(obj.metadata, namespaced));
   }
 
   async create(namespace: string, obj: ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
