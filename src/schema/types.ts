@@ -1,0 +1,57 @@
+// The schema vocabulary. A kind is declared once as a tree of SchemaNodes (structural OpenAPI v3 in
+// spirit); the markers are neutral property names here and become the wire's extension keys only
+// when an OpenAPI document is written (the extension names live in src/naming/).
+
+import type { FieldError } from '../machinery/field-errors.ts';
+import type { ApiObject } from '../machinery/object.ts';
+
+export interface SchemaNode {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  format?: string;
+  description?: string;
+  properties?: Record<string, SchemaNode>;
+  /** A map's value schema (type object without fixed properties). */
+  additionalProperties?: SchemaNode;
+  items?: SchemaNode;
+  required?: string[];
+  enum?: readonly (string | number)[];
+  default?: unknown;
+  nullable?: boolean;
+  /** Name of a shared definition (ObjectMeta, Time, ...), resolved against the definition table. */
+  ref?: string;
+  intOrString?: boolean;
+  preserveUnknownFields?: boolean;
+  embeddedResource?: boolean;
+  listType?: 'atomic' | 'set' | 'map';
+  listMapKeys?: string[];
+  mapType?: 'atomic' | 'granular';
+  structType?: 'atomic' | 'granular';
+  patchStrategy?: string;
+  patchMergeKey?: string;
+}
+
+/** What checking a decoded body against its kind's schema found. */
+export interface NormalizeResult {
+  /** Paths of fields the schema does not know, already removed: `spec.foo`, `data[0].bar`. */
+  unknownFields: string[];
+  /** Values of the wrong type; the request is a 400 BadRequest when any is present. */
+  typeErrors: string[];
+}
+
+/** One kind's compiled schema: built once at startup, used on every write. */
+export interface KindSchema {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** The kind's root node, refs unresolved (writers of documents resolve them). */
+  readonly root: SchemaNode;
+  /** Shared definitions the root refers to, by name. */
+  readonly definitions: Readonly<Record<string, SchemaNode>>;
+  /**
+   * Prunes unknown fields (in place), fills schema defaults, and reports type mismatches.
+   * Never throws on any input.
+   */
+  normalize(obj: ApiObject): NormalizeResult;
+  /** Schema-level validation that produces field errors (enum, required, formats). */
+  validate(obj: ApiObject): FieldError[];
+}
