@@ -3,7 +3,12 @@
 // Status-ready ApiError and the stored data unchanged.
 
 import { randomUUID } from 'node:crypto';
-import { type FieldError, invalid as invalidField, newPath } from '../machinery/field-errors.ts';
+import {
+  type FieldError,
+  forbidden as forbiddenField,
+  invalid as invalidField,
+  newPath,
+} from '../machinery/field-errors.ts';
 import { defaultFieldLabelConversion, objectMetaFieldsSet, parseFieldSelector } from '../machinery/fields.ts';
 import { parseLabelSelector } from '../machinery/labels.ts';
 import type { ApiObject, ObjectMeta } from '../machinery/object.ts';
@@ -13,11 +18,19 @@ import {
   type GroupResource,
   invalid,
   OPTIMISTIC_LOCK_MESSAGE,
+  statusOf,
   successStatus,
 } from '../machinery/status.ts';
 import { generateName, validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/names.ts';
 import { isStorageError, KeyExistsError, KeyNotFoundError } from '../storage/errors.ts';
-import type { Preconditions, Predicate, Storage } from '../storage/interface.ts';
+import type {
+  Preconditions,
+  Predicate,
+  ReadAt,
+  Revision,
+  Storage,
+  WatchEvent,
+} from '../storage/interface.ts';
 import { checkPreconditions } from '../storage/preconditions.ts';
 import type { ResourceInfo } from './resource.ts';
 import { fromStorageError } from './storage-errors.ts';
@@ -30,11 +43,39 @@ export interface WriteOptions {
   dryRun?: boolean;
 }
 
+export interface UpdateOptions extends WriteOptions {
+  /** `status` writes only the status; anything else (or nothing) writes all but the status. */
+  subresource?: string;
+}
+
+export interface DeleteRequest extends WriteOptions {
+  preconditions?: Preconditions;
+}
+
+export interface WatchRequest {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Events after this revision; undefined starts with the current state as ADDED events. */
+  revision?: Revision;
+  allowBookmarks?: boolean;
+}
+
+/** One event as it goes on the wire: the object carries its apiVersion and kind. */
+export interface WireWatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: ApiObject;
+}
+
+export interface WireWatch extends AsyncIterable<WireWatchEvent> {
+  stop(): void;
+}
+
 export interface ListRequest {
   labelSelector?: string;
   fieldSelector?: string;
   limit?: number;
   continue?: string;
+  at?: ReadAt;
 }
 
 export interface ListObject {
@@ -53,6 +94,27 @@ export interface UpdateResult {
 /** RFC 3339 at second precision in UTC, the form metadata timestamps take on the wire. */
 export function nowTimestamp(): string {
   return `${new Date().toISOString().slice(0, 19)}Z`;
+}
+
+/** Thrown inside a storage delete to abandon it when a finalizer appeared since the read. */
+class HeldMeanwhile extends Error {}
+
+/** An object being deleted may lose finalizers but not gain any. */
+function finalizersWhileDeleting(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
+  if (old.deletionTimestamp === undefined) return [];
+  const before = new Set(old.finalizers ?? []);
+  const added = (meta.finalizers ?? []).filter((f) => !before.has(f));
+  if (added.length === 0) return [];
+  return [
+    forbiddenField(
+      newPath('metadata', 'finalizers'),
+      `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+    ),
+  ];
+}
+
+function stripTypeMeta({ apiVersion: _v, kind: _k, ...rest }: ApiObject): ApiObject {
+  return rest as ApiObject;
 }
 
 function metaOf(obj: ApiObject): ObjectMeta {
@@ -101,12 +163,13 @@ export class GenericStore {
         predicate,
         limit: req.limit,
         continue: req.continue,
+        at: req.at,
       });
       const metadata: ListObject['metadata'] = { resourceVersion: String(res.revision) };
       if (res.continue !== undefined) metadata.continue = res.continue;
       if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount;
       // Items of a built-in list carry no apiVersion or kind of their own, as upstream encodes them.
-      const items = res.items.map(({ apiVersion: _v, kind: _k, ...rest }) => rest as ApiObject);
+      const items = res.items.map(stripTypeMeta);
       return { apiVersion: this.apiVersion, kind: this.resource.listKind, metadata, items };
     } catch (err) {
       throw fromStorageError(err, this.groupResource, '');
@@ -149,7 +212,7 @@ export class GenericStore {
     namespace: string,
     name: string,
     obj: ApiObject,
-    opts: WriteOptions = {},
+    opts: UpdateOptions = {},
   ): Promise<UpdateResult> {
     const meta = metaOf(obj);
     if (meta.name !== undefined && meta.name !== name) {
@@ -157,13 +220,14 @@ export class GenericStore {
     }
     meta.name = name;
     this.checkNamespace(namespace, meta);
+    const toStatus = opts.subresource === 'status';
     const requested = meta.resourceVersion;
     let created = false;
     const write = async ({ current }: { current: ApiObject | null }): Promise<ApiObject> => {
-      const next = structuredClone(obj);
       if (current === null) {
-        if (!this.strategy.allowCreateOnUpdate)
+        if (!this.strategy.allowCreateOnUpdate || toStatus)
           throw fromStorageError(new KeyNotFoundError(key), this.groupResource, name);
+        const next = structuredClone(obj);
         created = true;
         delete metaOf(next).resourceVersion;
         this.prepareForCreate(next);
@@ -171,7 +235,6 @@ export class GenericStore {
         return next;
       }
       const old = current;
-      const nextMeta = metaOf(next);
       if (requested === undefined || requested === '') {
         if (!this.strategy.allowUnconditionalUpdate) {
           throw this.invalidError(name, [
@@ -181,18 +244,12 @@ export class GenericStore {
       } else if (requested !== old.metadata?.resourceVersion) {
         throw conflict(this.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);
       }
-      // What a client cannot change through an update.
-      nextMeta.creationTimestamp = old.metadata?.creationTimestamp;
-      if (nextMeta.uid === undefined || nextMeta.uid === '') nextMeta.uid = old.metadata?.uid;
-      // Unconditional updates apply to the stored version; storage strips it again at rest.
-      nextMeta.resourceVersion = old.metadata?.resourceVersion;
-      if (old.metadata?.deletionTimestamp !== undefined)
-        nextMeta.deletionTimestamp = old.metadata.deletionTimestamp;
-      this.strategy.prepareForUpdate?.(next, old);
+      const next = toStatus ? this.statusOnly(obj, old) : this.allButStatus(obj, old);
+      const nextMeta = metaOf(next);
       this.strategy.applyDefaults?.(next);
       if (this.strategy.tracksGeneration) {
         const gen = old.metadata?.generation ?? 1;
-        nextMeta.generation = this.strategy.specChanged?.(next, old) ? gen + 1 : gen;
+        nextMeta.generation = !toStatus && this.strategy.specChanged?.(next, old) ? gen + 1 : gen;
       } else {
         delete nextMeta.generation;
       }
@@ -200,6 +257,7 @@ export class GenericStore {
         ...validateObjectMetaUpdate(nextMeta, old.metadata),
         ...this.validateCreate(next),
         ...this.strategy.validateUpdate(next, old),
+        ...finalizersWhileDeleting(nextMeta, old.metadata ?? {}),
       ];
       this.validateOrThrow(next, errs);
       delete nextMeta.resourceVersion;
@@ -220,34 +278,217 @@ export class GenericStore {
       const object = await this.storage.guaranteedUpdate(key, (input) => write(input), {
         ignoreNotFound: true,
       });
+      // The last finalizer of an object being deleted is gone: the deletion completes now.
+      if (object.metadata?.deletionTimestamp !== undefined && !this.holdsDeletion(object)) {
+        await this.removeIfUnchanged(key, object);
+      }
       return { object: this.withTypeMeta(object), created };
     } catch (err) {
       throw fromStorageError(err, this.groupResource, name);
     }
   }
 
-  /** Deletes and answers the deleted object or a Success Status, as the kind does upstream. */
-  async delete(
-    namespace: string,
-    name: string,
-    opts: WriteOptions & { preconditions?: Preconditions } = {},
-  ): Promise<ApiObject> {
+  /** The stored object with the client's changes except to status (a write of the main resource). */
+  private allButStatus(obj: ApiObject, old: ApiObject): ApiObject {
+    const next = structuredClone(obj);
+    const nextMeta = metaOf(next);
+    // What a client cannot change through an update.
+    nextMeta.creationTimestamp = old.metadata?.creationTimestamp;
+    if (nextMeta.uid === undefined || nextMeta.uid === '') nextMeta.uid = old.metadata?.uid;
+    // Unconditional updates apply to the stored version; storage strips it again at rest.
+    nextMeta.resourceVersion = old.metadata?.resourceVersion;
+    if (old.metadata?.deletionTimestamp !== undefined) {
+      nextMeta.deletionTimestamp = old.metadata.deletionTimestamp;
+      nextMeta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    } else {
+      delete nextMeta.deletionTimestamp;
+      delete nextMeta.deletionGracePeriodSeconds;
+    }
+    if (this.strategy.hasStatus) {
+      if (old.status === undefined) delete next.status;
+      else next.status = structuredClone(old.status);
+    }
+    this.strategy.prepareForUpdate?.(next, old);
+    return next;
+  }
+
+  /** The stored object with only its status replaced by the client's (a write of /status). */
+  private statusOnly(obj: ApiObject, old: ApiObject): ApiObject {
+    const next = structuredClone(old);
+    if (obj.status === undefined) delete next.status;
+    else next.status = structuredClone(obj.status);
+    this.strategy.prepareForStatusUpdate?.(next, old);
+    return next;
+  }
+
+  /** Whether finalizers still hold the object's deletion. */
+  private holdsDeletion(obj: ApiObject): boolean {
+    return (obj.metadata?.finalizers?.length ?? 0) > 0 || !!this.strategy.hasPendingFinalizers?.(obj);
+  }
+
+  /** Deletes `obj` unless it changed since; a lost race means someone else is handling it. */
+  private async removeIfUnchanged(key: string, obj: ApiObject): Promise<void> {
     try {
-      const key = this.keyFor(namespace, name);
-      const gone = opts.dryRun
-        ? await this.storage.get(key)
-        : await this.storage.delete(key, { preconditions: opts.preconditions });
-      if (opts.dryRun) checkPreconditions(key, opts.preconditions, gone);
-      if (this.strategy.returnDeletedObject) return this.withTypeMeta(gone);
-      return successStatus({
-        name,
-        group: this.resource.group === '' ? undefined : this.resource.group,
-        kind: this.resource.resource,
-        uid: gone.metadata?.uid,
-      }) as unknown as ApiObject;
+      await this.storage.delete(key, {
+        preconditions: { uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion },
+      });
+    } catch (err) {
+      if (!isStorageError(err, 'KeyNotFound') && !isStorageError(err, 'ResourceVersionConflict')) throw err;
+    }
+  }
+
+  /**
+   * Deletes, or, when finalizers hold the object, marks it terminating (deletionTimestamp) and
+   * answers it. A completed delete answers the deleted object or a Success Status, as the kind does
+   * upstream.
+   */
+  async delete(namespace: string, name: string, opts: DeleteRequest = {}): Promise<ApiObject> {
+    const key = this.keyFor(namespace, name);
+    try {
+      for (;;) {
+        const current = await this.storage.get(key);
+        checkPreconditions(key, opts.preconditions, current);
+        if (this.holdsDeletion(current) || this.strategy.prepareForTerminate !== undefined) {
+          const marked = await this.markTerminating(key, current, opts);
+          if (marked !== undefined) return marked;
+        }
+        const gone = await this.deleteNow(key, opts);
+        if (gone === undefined) continue;
+        if (this.strategy.returnDeletedObject) return this.withTypeMeta(gone);
+        return successStatus({
+          name,
+          group: this.resource.group === '' ? undefined : this.resource.group,
+          kind: this.resource.resource,
+          uid: gone.metadata?.uid,
+        }) as unknown as ApiObject;
+      }
     } catch (err) {
       throw fromStorageError(err, this.groupResource, name);
     }
+  }
+
+  /**
+   * Sets deletionTimestamp (and lets the strategy mark the object) while finalizers hold it.
+   * Undefined when nothing holds the object any more, so the caller deletes it for real.
+   */
+  private async markTerminating(
+    key: string,
+    current: ApiObject,
+    opts: DeleteRequest,
+  ): Promise<ApiObject | undefined> {
+    const mark = (obj: ApiObject): ApiObject | null => {
+      const meta = metaOf(obj);
+      if (meta.deletionTimestamp !== undefined) return null;
+      meta.deletionTimestamp = nowTimestamp();
+      meta.deletionGracePeriodSeconds = 0;
+      this.strategy.prepareForTerminate?.(obj);
+      return obj;
+    };
+    if (opts.dryRun) {
+      const copy = structuredClone(current);
+      mark(copy);
+      return this.holdsDeletion(copy) ? this.withTypeMeta(copy) : undefined;
+    }
+    const after = await this.storage.guaranteedUpdate(
+      key,
+      ({ current: now }) => {
+        if (now === null) throw new KeyNotFoundError(key);
+        checkPreconditions(key, opts.preconditions, now);
+        return mark(now);
+      },
+      {},
+    );
+    return this.holdsDeletion(after) ? this.withTypeMeta(after) : undefined;
+  }
+
+  /** Removes the key unless a finalizer appeared meanwhile (then undefined: start over). */
+  private async deleteNow(key: string, opts: DeleteRequest): Promise<ApiObject | undefined> {
+    if (opts.dryRun) {
+      const current = await this.storage.get(key);
+      checkPreconditions(key, opts.preconditions, current);
+      return current;
+    }
+    let heldMeanwhile = false;
+    const gone = await this.storage
+      .delete(key, {
+        preconditions: opts.preconditions,
+        validateDeletion: (now) => {
+          if (this.holdsDeletion(now) && now.metadata?.deletionTimestamp === undefined) {
+            heldMeanwhile = true;
+            throw new HeldMeanwhile();
+          }
+        },
+      })
+      .catch((err: unknown) => {
+        if (err instanceof HeldMeanwhile) return undefined;
+        throw err;
+      });
+    return heldMeanwhile ? undefined : gone;
+  }
+
+  /**
+   * Deletes every object the selectors match, one by one as single deletes do, and answers the list
+   * of what was deleted (or marked terminating).
+   */
+  async deleteCollection(namespace: string, req: ListRequest & WriteOptions = {}): Promise<ListObject> {
+    const listed = await this.list(namespace, {
+      labelSelector: req.labelSelector,
+      fieldSelector: req.fieldSelector,
+    });
+    const items: ApiObject[] = [];
+    for (const item of listed.items) {
+      const name = String(item.metadata?.name ?? '');
+      try {
+        const out = await this.delete(item.metadata?.namespace ?? namespace, name, {
+          dryRun: req.dryRun,
+          preconditions: { uid: item.metadata?.uid },
+        });
+        items.push(this.strategy.returnDeletedObject || out.kind !== 'Status' ? stripTypeMeta(out) : item);
+      } catch (err) {
+        // Gone meanwhile is what the caller wanted anyway.
+        if ((err as { code?: number }).code === 404) continue;
+        throw err;
+      }
+    }
+    return {
+      apiVersion: this.apiVersion,
+      kind: this.resource.listKind,
+      metadata: { resourceVersion: '' },
+      items,
+    };
+  }
+
+  /** A watch whose events carry wire-ready objects; storage failures arrive as ERROR Status events. */
+  watch(namespace: string, req: WatchRequest = {}): WireWatch {
+    const predicate = this.selectorPredicate(req.labelSelector, req.fieldSelector);
+    const stream = this.storage.watch(this.prefixFor(namespace), {
+      revision: req.revision,
+      predicate,
+      progressNotify: req.allowBookmarks,
+    });
+    const toWire = (ev: WatchEvent): WireWatchEvent => {
+      if (ev.type === 'ERROR') {
+        const status = statusOf(fromStorageError(ev.error, this.groupResource, ''));
+        return { type: 'ERROR', object: status as unknown as ApiObject };
+      }
+      if (ev.type === 'BOOKMARK') {
+        return {
+          type: 'BOOKMARK',
+          object: {
+            kind: this.resource.kind,
+            apiVersion: this.apiVersion,
+            metadata: { resourceVersion: String(ev.revision) },
+          },
+        };
+      }
+      return { type: ev.type, object: this.withTypeMeta(ev.object) };
+    };
+    return {
+      stop: () => stream.stop(),
+      async *[Symbol.asyncIterator]() {
+        for await (const ev of stream) yield toWire(ev);
+      },
+    };
   }
 
   private checkNamespace(namespace: string, meta: ObjectMeta): void {

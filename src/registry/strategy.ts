@@ -31,4 +31,8 @@ export interface Strategy {
   validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
   /** Whether the change from old to obj counts as a spec change (generation bump). */
   specChanged?(obj: ApiObject, old: ApiObject): boolean;
+  /** Finalizers besides metadata.finalizers that hold a deletion (a namespace's spec.finalizers). */
+  hasPendingFinalizers?(obj: ApiObject): boolean;
+  /** Marks an object that enters its terminating phase (a namespace's status.phase). */
+  prepareForTerminate?(obj: ApiObject): void;
 }
