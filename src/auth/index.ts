@@ -1,4 +1,4 @@
-// Auth: authn/ (who is asking) and, with a later issue, authz/ (may they). Imports machinery/ and
-// naming/ only.
+// Auth: authn/ (who is asking) and authz/ (may they). Imports machinery/ and naming/ only.
 
 export * from './authn/index.ts';
+export * from './authz/index.ts';

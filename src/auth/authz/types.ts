@@ -1,0 +1,33 @@
+// What an authorizer is asked and what it answers. The attribute set is the full one RBAC, Node and
+// Webhook authorizers need, so adding them later changes nothing upstream of this file.
+
+import type { UserInfo } from '../authn/types.ts';
+
+export interface Attributes {
+  user: UserInfo;
+  verb: string;
+  isResourceRequest: boolean;
+  /** Request path, for non-resource requests. */
+  path: string;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+}
+
+/**
+ * - `allow` / `deny`: decided; a deny stops the chain.
+ * - `noOpinion`: the next authorizer decides; when none does, the request is denied.
+ */
+export type Decision = 'allow' | 'deny' | 'noOpinion';
+
+export interface Verdict {
+  decision: Decision;
+  reason: string;
+}
+
+export interface Authorizer {
+  authorize(a: Attributes): Verdict | Promise<Verdict>;
+}
