@@ -1,6 +1,7 @@
 // Codecs: media types, Accept and Content-Type negotiation, and the JSON and YAML serializers;
-// protobuf, CBOR and Table arrive later. May import machinery/ and naming/.
+// Table conversion; protobuf and CBOR arrive later. May import machinery/ and naming/.
 
 export * from './media-type.ts';
 export * from './negotiation.ts';
 export * from './serializers.ts';
+export * from './table.ts';
