@@ -41,6 +41,11 @@ const GENERATE_NAME_ATTEMPTS = 8;
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /**
+   * Validating admission: runs after the strategy prepared and validated the object and before
+   * storage (for deletes, with the stored object); throwing rejects the write.
+   */
+  admit?: (obj: ApiObject, old: ApiObject | null) => Promise<void>;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -194,6 +199,7 @@ export class GenericStore {
       if (wantsGeneratedName) meta.name = generateName(meta.generateName as string);
       this.prepareForCreate(obj);
       this.validateOrThrow(obj, this.validateCreate(obj));
+      await opts.admit?.(obj, null);
       if (opts.dryRun) {
         await this.assertAbsent(namespace, meta.name as string);
         return obj;
@@ -232,6 +238,7 @@ export class GenericStore {
         delete metaOf(next).resourceVersion;
         this.prepareForCreate(next);
         this.validateOrThrow(next, this.validateCreate(next));
+        await opts.admit?.(next, null);
         return next;
       }
       const old = current;
@@ -260,6 +267,7 @@ export class GenericStore {
         ...finalizersWhileDeleting(nextMeta, old.metadata ?? {}),
       ];
       this.validateOrThrow(next, errs);
+      await opts.admit?.(next, old);
       delete nextMeta.resourceVersion;
       return next;
     };
@@ -348,6 +356,7 @@ export class GenericStore {
       for (;;) {
         const current = await this.storage.get(key);
         checkPreconditions(key, opts.preconditions, current);
+        await opts.admit?.(current, current);
         if (this.holdsDeletion(current) || this.strategy.prepareForTerminate !== undefined) {
           const marked = await this.markTerminating(key, current, opts);
           if (marked !== undefined) return marked;

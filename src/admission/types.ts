@@ -1,0 +1,31 @@
+// What an admission plugin sees of a request: the operation, the resource and the objects.
+
+import type { UserInfo } from '../auth/authn/types.ts';
+import type { ApiObject } from '../machinery/object.ts';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** Whether the resource lives in namespaces. */
+  namespaced: boolean;
+  /** The incoming object (create and update). */
+  object?: ApiObject;
+  /** The stored object (update and delete), when known. */
+  oldObject?: ApiObject;
+  user?: UserInfo;
+  dryRun: boolean;
+}
+
+/** A validating plugin: resolves to admit, throws an ApiError to reject. */
+export interface ValidatingPlugin {
+  name: string;
+  validate(a: AdmissionAttributes): Promise<void>;
+}
