@@ -1,6 +1,7 @@
 // Machinery: object metadata helpers and the shapes shared by every layer above. Imports nothing
 // from the rest of src/ except naming/.
 
+export * from './duration.ts';
 export type { FieldCause, FieldError, FieldErrorType, PathLike } from './field-errors.ts';
 // Field error constructors share names with the Status constructors (invalid, forbidden,
 // notFound), as upstream's field and errors packages do, so they are reached as `field.invalid`.
