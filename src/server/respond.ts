@@ -2,6 +2,7 @@
 // a Status from the machinery catalogue; nothing else writes an error body.
 
 import { NotAcceptableError, UnsupportedMediaTypeError } from '../codec/negotiation.ts';
+import type { Serializer } from '../codec/serializers.ts';
 import { notAcceptable, statusOf, unsupportedMediaType } from '../machinery/status.ts';
 import type { RequestContext } from './context.ts';
 
@@ -40,6 +41,22 @@ export function writeJson(
       ? `${JSON.stringify(value, null, 2)}\n`
       : `${JSON.stringify(value)}\n`;
   ctx.res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-cache, private' });
+  if (ctx.method === 'HEAD') ctx.res.end();
+  else ctx.res.end(body);
+}
+
+/** Writes `value` with a negotiated serializer (JSON pretty-printed on `?pretty=true`). */
+export function writeEncoded(
+  ctx: RequestContext,
+  status: number,
+  value: unknown,
+  serializer: Serializer,
+): void {
+  if (ctx.res.headersSent) return;
+  sendWarnings(ctx);
+  const pretty = ctx.query.get('pretty');
+  const body = serializer.encode(value, pretty === 'true' || pretty === '1');
+  ctx.res.writeHead(status, { 'content-type': serializer.mediaType, 'cache-control': 'no-cache, private' });
   if (ctx.method === 'HEAD') ctx.res.end();
   else ctx.res.end(body);
 }

@@ -1,0 +1,19 @@
+// Who is asking: the authenticator chain decides; a bad credential (or none, with anonymous
+// access off) is a 401 before anything else runs.
+
+import type { AuthnChain } from '../../auth/authn/union.ts';
+import { unauthorized } from '../../machinery/status.ts';
+import type { Filter } from '../context.ts';
+import { peerCertificateOf } from '../listener.ts';
+
+export function authentication(chain: AuthnChain): Filter {
+  return async (ctx, next) => {
+    const outcome = chain.authenticate({
+      headers: ctx.req.headers,
+      peerCertificate: peerCertificateOf(ctx.req),
+    });
+    if (!outcome.ok) throw unauthorized('Unauthorized');
+    ctx.user = outcome.user;
+    await next();
+  };
+}

@@ -1,0 +1,92 @@
+// Reading and decoding a request body: the size limit, the Content-Type's decoder, the kind and
+// version check against the endpoint, and the schema's unknown-field handling per fieldValidation.
+
+import { negotiateInput } from '../../codec/negotiation.ts';
+import { DecodeError } from '../../codec/serializers.ts';
+import type { ApiObject } from '../../machinery/object.ts';
+import { badRequest, requestEntityTooLarge } from '../../machinery/status.ts';
+import { groupVersionOf } from '../../registry/resource.ts';
+import type { RequestContext } from '../context.ts';
+import type { ServedResource } from '../served-resources.ts';
+
+/** Upstream's limit for a request body: 3 MiB. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+const FIELD_VALIDATION = ['Ignore', 'Warn', 'Strict'] as const;
+type FieldValidation = (typeof FIELD_VALIDATION)[number];
+
+export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const tooLarge = () => requestEntityTooLarge(`limit is ${limit}`);
+  const declared = Number(ctx.req.headers['content-length'] ?? '0');
+  if (declared > limit) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The first bytes of a body, for error messages, as upstream quotes them. */
+function snippet(body: string): string {
+  if (body.length === 0) return '<empty>';
+  return body.length > 64 ? `${body.slice(0, 64)} ...` : body;
+}
+
+function fieldValidationOf(ctx: RequestContext): FieldValidation {
+  const v = ctx.query.get('fieldValidation') ?? '';
+  if (v === '') return 'Warn';
+  if ((FIELD_VALIDATION as readonly string[]).includes(v)) return v as FieldValidation;
+  throw badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(v)}`);
+}
+
+/**
+ * The object of a create or update body: decoded, its apiVersion and kind defaulted from the
+ * endpoint or checked against it, unknown fields dropped (reported or refused per fieldValidation).
+ */
+export async function decodeObject(ctx: RequestContext, served: ServedResource): Promise<ApiObject> {
+  const validation = fieldValidationOf(ctx);
+  const serializer = negotiateInput(ctx.req.headers['content-type']);
+  const text = (await readBody(ctx)).toString('utf8');
+  const r = served.kind.resource;
+  const unrecognized = (why: string) =>
+    badRequest(`the object provided is unrecognized (must be of type ${r.kind}): ${why} (${snippet(text)})`);
+  let value: unknown;
+  try {
+    value = serializer.decode(text);
+  } catch (err) {
+    if (err instanceof DecodeError) throw unrecognized(`couldn't get version/kind; ${err.message}`);
+    throw err;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw unrecognized(`couldn't get version/kind; json parse error: expected an object`);
+  }
+  const obj = value as ApiObject;
+  const expectedGv = groupVersionOf(r);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expectedGv) {
+    throw badRequest(
+      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedGv})`,
+    );
+  }
+  if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== r.kind) {
+    throw badRequest(
+      `the kind in the data (${String(obj.kind)}) does not match the expected kind (${r.kind})`,
+    );
+  }
+  obj.apiVersion = expectedGv;
+  obj.kind = r.kind;
+  const { unknownFields, typeErrors } = served.kind.schema.normalize(obj);
+  if (typeErrors.length > 0) {
+    throw badRequest(
+      `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${typeErrors[0]}`,
+    );
+  }
+  if (unknownFields.length > 0) {
+    const words = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+    if (validation === 'Strict') throw badRequest(`strict decoding error: ${words.join(', ')}`);
+    if (validation === 'Warn') ctx.warnings.push(...words);
+  }
+  return obj;
+}

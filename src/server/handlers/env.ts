@@ -1,0 +1,55 @@
+// What every resource handler works with: the served resources, admission, the naming profile, and
+// the target of the request (resource, namespace, name, subresource) that routing resolved.
+
+import type { AdmissionChain } from '../../admission/chain.ts';
+import type { AdmissionAttributes, Operation } from '../../admission/types.ts';
+import type { ApiObject } from '../../machinery/object.ts';
+import type { NamingProfile } from '../../naming/profile.ts';
+import type { RequestContext } from '../context.ts';
+import type { ServedResource, ServedResources } from '../served-resources.ts';
+
+export interface HandlerEnv {
+  profile: NamingProfile;
+  /** Groups a client may name the meta API by in Accept (`g=`): the profile's and upstream's. */
+  metaGroups: readonly string[];
+  served: ServedResources;
+  admission: AdmissionChain;
+}
+
+export interface Target {
+  served: ServedResource;
+  namespace: string;
+  name: string;
+  subresource: string;
+}
+
+export type ResourceHandler = (ctx: RequestContext, env: HandlerEnv, t: Target) => Promise<void>;
+
+/** The store's admission hook for one request; an update that creates is admitted as a create. */
+export function admitFor(
+  ctx: RequestContext,
+  env: HandlerEnv,
+  t: Target,
+  operation: Operation,
+  dryRun: boolean,
+): (obj: ApiObject, old: ApiObject | null) => Promise<void> {
+  const r = t.served.kind.resource;
+  return (obj, old) => {
+    const a: AdmissionAttributes = {
+      operation: operation === 'UPDATE' && old === null ? 'CREATE' : operation,
+      group: r.group,
+      version: r.version,
+      resource: r.resource,
+      subresource: t.subresource,
+      kind: r.kind,
+      namespace: t.namespace,
+      name: t.name !== '' ? t.name : String(obj.metadata?.name ?? ''),
+      namespaced: r.namespaced,
+      object: operation === 'DELETE' ? undefined : obj,
+      oldObject: old ?? undefined,
+      user: ctx.user,
+      dryRun,
+    };
+    return env.admission.validate(a);
+  };
+}

@@ -1,0 +1,38 @@
+// Resource handlers, one file per verb, and the table that picks one for a request's verb. Handlers
+// call the registry, never storage.
+
+import { methodNotSupported } from '../../machinery/status.ts';
+import type { RequestContext } from '../context.ts';
+import { createHandler } from './create.ts';
+import { deleteHandler } from './delete.ts';
+import { deleteCollectionHandler } from './delete-collection.ts';
+import type { HandlerEnv, ResourceHandler, Target } from './env.ts';
+import { getHandler } from './get.ts';
+import { listHandler } from './list.ts';
+import { patchHandler } from './patch.ts';
+import { updateHandler } from './update.ts';
+import { watchHandler } from './watch.ts';
+
+export type { HandlerEnv, ResourceHandler, Target } from './env.ts';
+
+const BY_VERB: Record<string, ResourceHandler> = {
+  get: getHandler,
+  list: listHandler,
+  watch: watchHandler,
+  create: createHandler,
+  update: updateHandler,
+  patch: patchHandler,
+  delete: deleteHandler,
+  deletecollection: deleteCollectionHandler,
+};
+
+/** Runs the handler of the request's verb, or answers 405 for a verb the resource does not serve. */
+export async function handleResource(ctx: RequestContext, env: HandlerEnv, t: Target): Promise<void> {
+  const verb = ctx.info.verb;
+  const handler = BY_VERB[verb];
+  const r = t.served.kind.resource;
+  const allowed =
+    t.subresource === '' ? r.verbs.includes(verb) : (r.subresources[t.subresource] ?? []).includes(verb);
+  if (handler === undefined || !allowed) throw methodNotSupported(t.served.store.groupResource, verb);
+  await handler(ctx, env, t);
+}

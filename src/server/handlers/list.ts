@@ -1,0 +1,18 @@
+// GET of a collection: selectors, paging, and the read revision.
+
+import type { ResourceHandler } from './env.ts';
+import { listParamsOf } from './options.ts';
+import { chooseOutput, respondList } from './output.ts';
+
+export const listHandler: ResourceHandler = async (ctx, env, t) => {
+  const choice = chooseOutput(ctx, env, true);
+  const p = listParamsOf(ctx, env);
+  const list = await t.served.store.list(t.namespace, {
+    labelSelector: p.labelSelector,
+    fieldSelector: p.fieldSelector,
+    limit: p.limit,
+    continue: p.continue,
+    at: p.at,
+  });
+  respondList(ctx, t, list, choice);
+};

@@ -1,0 +1,23 @@
+// PUT of an object or of its status: 200 with the result, 201 when the PUT created it.
+
+import { methodNotSupported } from '../../machinery/status.ts';
+import { decodeObject } from './body.ts';
+import { admitFor, type ResourceHandler } from './env.ts';
+import { dryRunOf } from './options.ts';
+import { chooseOutput, respondObject } from './output.ts';
+
+export const updateHandler: ResourceHandler = async (ctx, env, t) => {
+  const subresources = t.served.kind.resource.subresources;
+  if (t.subresource !== '' && !subresources[t.subresource]?.includes('update')) {
+    throw methodNotSupported(t.served.store.groupResource, 'update');
+  }
+  const choice = chooseOutput(ctx, env, false);
+  const dryRun = dryRunOf(ctx, env, 'UpdateOptions');
+  const obj = await decodeObject(ctx, t.served);
+  const { object, created } = await t.served.store.update(t.namespace, t.name, obj, {
+    dryRun,
+    subresource: t.subresource,
+    admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
+  });
+  respondObject(ctx, t, created ? 201 : 200, object, choice);
+};

@@ -1,0 +1,71 @@
+// Watch: a chunked stream of one JSON document per event ({"type":...,"object":...}). A client that
+// asked for a Table gets each object as a one-row Table, with column definitions on the first event
+// only, as upstream does. The stream ends at timeoutSeconds, when the client leaves, or on shutdown.
+
+import { NotAcceptableError } from '../../codec/negotiation.ts';
+import { JSON_SERIALIZER } from '../../codec/serializers.ts';
+import { buildTable } from '../../codec/table.ts';
+import type { ApiObject } from '../../machinery/object.ts';
+import type { ResourceHandler } from './env.ts';
+import { listParamsOf } from './options.ts';
+import { chooseOutput } from './output.ts';
+
+/** Upstream's watch timeout when the client names none: between 30 and 60 minutes. */
+const MIN_WATCH_TIMEOUT_S = 1800;
+
+export const watchHandler: ResourceHandler = async (ctx, env, t) => {
+  const choice = chooseOutput(ctx, env, true);
+  // Only JSON streams are served; YAML has no stream framing.
+  if (choice.serializer !== JSON_SERIALIZER) throw new NotAcceptableError([JSON_SERIALIZER.mediaType]);
+  const p = listParamsOf(ctx, env);
+  const timeoutS =
+    p.timeoutSeconds !== undefined && p.timeoutSeconds > 0
+      ? p.timeoutSeconds
+      : MIN_WATCH_TIMEOUT_S * (1 + Math.random());
+  const watch = t.served.store.watch(t.namespace, {
+    labelSelector: p.labelSelector,
+    fieldSelector: p.fieldSelector,
+    revision: p.revision,
+    allowBookmarks: p.allowBookmarks,
+  });
+  const timer = setTimeout(() => watch.stop(), timeoutS * 1000);
+  timer.unref();
+  const stop = () => watch.stop();
+  ctx.signal.addEventListener('abort', stop);
+  ctx.res.on('close', stop);
+
+  const table = choice.conversion?.as === 'Table' ? choice.conversion : undefined;
+  let headersSent = false;
+  const render = (type: string, object: ApiObject): string => {
+    if (table !== undefined && type !== 'ERROR' && type !== 'BOOKMARK') {
+      const rendered = buildTable([object], t.served.kind.table, {
+        group: table.group,
+        version: table.version,
+        includeObject: ctx.query.get('includeObject') ?? undefined,
+        noHeaders: headersSent,
+        listMeta: { resourceVersion: object.metadata?.resourceVersion ?? '' },
+      });
+      headersSent = true;
+      return `${JSON.stringify({ type, object: rendered })}\n`;
+    }
+    return `${JSON.stringify({ type, object })}\n`;
+  };
+
+  ctx.res.writeHead(200, {
+    'content-type': 'application/json',
+    'cache-control': 'no-cache, private',
+  });
+  // Headers go out now so that clients see the watch established before the first event.
+  (ctx.res as unknown as { flushHeaders?: () => void }).flushHeaders?.();
+  try {
+    for await (const ev of watch) {
+      if (ctx.res.writableEnded || ctx.res.destroyed) break;
+      ctx.res.write(render(ev.type, ev.object));
+    }
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', stop);
+    watch.stop();
+    if (!ctx.res.writableEnded) ctx.res.end();
+  }
+};

@@ -1,0 +1,46 @@
+// What a server is started with: the library's options (the program's flags map onto them one to
+// one) and their defaults.
+
+import type { AuthorizationMode } from '../auth/authz/modes.ts';
+import type { ProfileName } from '../naming/profile.ts';
+
+export interface ServerOptions {
+  /** Embedded store and generated credentials live here. */
+  dataDir: string;
+  bindAddress?: string;
+  /** 0 picks a free port. */
+  securePort?: number;
+  storageBackend?: 'sqlite' | 'etcd3';
+  etcdServers?: string[];
+  etcdPrefix?: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  anonymousAuth?: boolean;
+  authorizationModes?: AuthorizationMode[];
+  featureGates?: Record<string, boolean>;
+  /** Liveness failures are ignored this long after start. */
+  livezGracePeriodMs?: number;
+  /** On shutdown, /readyz fails this long before the listener stops accepting. */
+  shutdownDelayMs?: number;
+  naming?: ProfileName;
+  /** Deadline of requests that are not long-running. */
+  requestTimeoutMs?: number;
+  /** How long in-flight requests may take to finish at shutdown. */
+  shutdownGraceMs?: number;
+}
+
+export const DEFAULTS = {
+  bindAddress: '127.0.0.1',
+  securePort: 6443,
+  storageBackend: 'sqlite',
+  etcdPrefix: '/registry',
+  anonymousAuth: true,
+  authorizationModes: ['AlwaysAllow'] as AuthorizationMode[],
+  livezGracePeriodMs: 0,
+  shutdownDelayMs: 0,
+  naming: 'spec',
+  requestTimeoutMs: 60_000,
+  shutdownGraceMs: 60_000,
+} as const;

@@ -1,0 +1,56 @@
+// The resources this server serves: each kind's definition beside the generic store over it, looked
+// up by group, version and resource. Built once at startup from the API groups' kind definitions.
+
+import type { ApiObject } from '../machinery/object.ts';
+import { GenericStore } from '../registry/generic-store.ts';
+import type { KindDefinition } from '../registry/kind.ts';
+import { groupVersionOf, type ResourceInfo } from '../registry/resource.ts';
+import type { Storage } from '../storage/interface.ts';
+
+export interface ServedResource {
+  kind: KindDefinition;
+  store: GenericStore;
+}
+
+export class ServedResources {
+  private readonly byPath = new Map<string, ServedResource>();
+  private readonly groupVersions = new Set<string>();
+  readonly list: ServedResource[] = [];
+
+  constructor(kinds: readonly KindDefinition[], storage: Storage) {
+    for (const kind of kinds) {
+      const served = { kind, store: new GenericStore(storage, kind.resource, kind.strategy) };
+      this.list.push(served);
+      this.byPath.set(pathKey(kind.resource.group, kind.resource.version, kind.resource.resource), served);
+      this.groupVersions.add(groupVersionOf(kind.resource));
+    }
+  }
+
+  lookup(group: string, version: string, resource: string): ServedResource | undefined {
+    return this.byPath.get(pathKey(group, version, resource));
+  }
+
+  servesGroupVersion(group: string, version: string): boolean {
+    return this.groupVersions.has(groupVersionOf({ group, version }));
+  }
+
+  resources(): ResourceInfo[] {
+    return this.list.map((s) => s.kind.resource);
+  }
+
+  /** Reads a namespace, or undefined when it does not exist (for admission). */
+  async namespace(name: string): Promise<ApiObject | undefined> {
+    const ns = this.lookup('', 'v1', 'namespaces');
+    if (ns === undefined) return undefined;
+    try {
+      return await ns.store.get('', name);
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    }
+  }
+}
+
+function pathKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
+}
