@@ -6,9 +6,10 @@ import { parseBenchArgs, UsageError } from './lib/args.ts';
 import { describeMachine, formatMachine } from './lib/machine.ts';
 import { writeResult } from './lib/results.ts';
 import type { Scenario } from './lib/scenario.ts';
+import { startupScenario } from './startup/index.ts';
 import { storageScenario } from './storage/index.ts';
 
-const SCENARIOS: Scenario[] = [storageScenario];
+const SCENARIOS: Scenario[] = [storageScenario, startupScenario];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 

