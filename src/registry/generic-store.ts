@@ -17,6 +17,7 @@ import {
   conflict,
   type GroupResource,
   invalid,
+  methodNotSupported,
   OPTIMISTIC_LOCK_MESSAGE,
   statusOf,
   successStatus,
@@ -251,7 +252,11 @@ export class GenericStore {
       } else if (requested !== old.metadata?.resourceVersion) {
         throw conflict(this.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);
       }
-      const next = toStatus ? this.statusOnly(obj, old) : this.allButStatus(obj, old);
+      const next = toStatus
+        ? this.statusOnly(obj, old)
+        : opts.subresource
+          ? this.subresourceOnly(opts.subresource, obj, old)
+          : this.allButStatus(obj, old);
       const nextMeta = metaOf(next);
       this.strategy.applyDefaults?.(next);
       if (this.strategy.tracksGeneration) {
@@ -327,6 +332,12 @@ export class GenericStore {
     else next.status = structuredClone(obj.status);
     this.strategy.prepareForStatusUpdate?.(next, old);
     return next;
+  }
+
+  private subresourceOnly(subresource: string, obj: ApiObject, old: ApiObject): ApiObject {
+    const build = this.strategy.prepareForSubresourceUpdate;
+    if (build === undefined) throw methodNotSupported(this.groupResource, 'update');
+    return build(subresource, structuredClone(obj), structuredClone(old));
   }
 
   /** Whether finalizers still hold the object's deletion. */

@@ -25,6 +25,11 @@ export interface Strategy {
   prepareForUpdate?(obj: ApiObject, old: ApiObject): void;
   /** For /status: keeps everything but the status from the old object. */
   prepareForStatusUpdate?(obj: ApiObject, old: ApiObject): void;
+  /**
+   * Writable sub-resources besides status (a namespace's finalize): the next object from the
+   * client's body and the stored object.
+   */
+  prepareForSubresourceUpdate?(subresource: string, obj: ApiObject, old: ApiObject): ApiObject;
   /** Fills in defaults (after prepare, before validation). */
   applyDefaults?(obj: ApiObject): void;
   validate(obj: ApiObject): FieldError[];
