@@ -1,4 +1,6 @@
 // Naming: the only place that spells a brand word. Everything else asks a NamingProfile for group
 // domains, label prefixes and component names. Imports nothing.
 
+export * from './finalizers.ts';
+export * from './openapi-extensions.ts';
 export * from './profile.ts';

@@ -1,0 +1,140 @@
+// Shared definitions every kind refers to: object and list metadata and their parts.
+
+import type { SchemaNode } from './types.ts';
+
+const str = (description: string): SchemaNode => ({ type: 'string', description });
+const time = (description: string): SchemaNode => ({ type: 'string', format: 'date-time', description });
+const stringMap = (description: string): SchemaNode => ({
+  type: 'object',
+  description,
+  additionalProperties: { type: 'string', default: '' },
+});
+
+export const META_DEFINITIONS: Record<string, SchemaNode> = {
+  ObjectMeta: {
+    type: 'object',
+    description:
+      'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
+    properties: {
+      name: str('Name must be unique within a namespace. Cannot be updated.'),
+      generateName: str(
+        'GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.',
+      ),
+      namespace: str('Namespace defines the space within which each name must be unique.'),
+      selfLink: str(
+        'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.',
+      ),
+      uid: str(
+        'UID is the unique in time and space value for this object. Populated by the system. Read-only.',
+      ),
+      resourceVersion: str(
+        'An opaque value that represents the internal version of this object, used for optimistic concurrency and change detection.',
+      ),
+      generation: {
+        type: 'integer',
+        format: 'int64',
+        description: 'A sequence number representing a specific generation of the desired state.',
+      },
+      creationTimestamp: time(
+        'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      ),
+      deletionTimestamp: time(
+        'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.',
+      ),
+      deletionGracePeriodSeconds: {
+        type: 'integer',
+        format: 'int64',
+        description:
+          'Number of seconds allowed for this object to gracefully terminate before it will be removed from the system.',
+      },
+      labels: stringMap(
+        'Map of string keys and values that can be used to organize and categorize (scope and select) objects.',
+      ),
+      annotations: stringMap(
+        'Annotations is an unstructured key value map stored with a resource that may be set by external tools.',
+      ),
+      ownerReferences: {
+        type: 'array',
+        description: 'List of objects depended by this object.',
+        items: { ref: 'OwnerReference' },
+        listType: 'map',
+        listMapKeys: ['uid'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'uid',
+      },
+      finalizers: {
+        type: 'array',
+        description: 'Must be empty before the object is deleted from the registry.',
+        items: { type: 'string', default: '' },
+        listType: 'set',
+        patchStrategy: 'merge',
+      },
+      managedFields: {
+        type: 'array',
+        description:
+          'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow.',
+        items: { ref: 'ManagedFieldsEntry' },
+        listType: 'atomic',
+      },
+    },
+  },
+  OwnerReference: {
+    type: 'object',
+    description: 'OwnerReference contains enough information to let you identify an owning object.',
+    required: ['apiVersion', 'kind', 'name', 'uid'],
+    properties: {
+      apiVersion: str('API version of the referent.'),
+      kind: str('Kind of the referent.'),
+      name: str('Name of the referent.'),
+      uid: str('UID of the referent.'),
+      controller: {
+        type: 'boolean',
+        description: 'If true, this reference points to the managing controller.',
+      },
+      blockOwnerDeletion: {
+        type: 'boolean',
+        description:
+          'If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed.',
+      },
+    },
+    mapType: 'atomic',
+  },
+  ManagedFieldsEntry: {
+    type: 'object',
+    description:
+      'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
+    properties: {
+      manager: str('Manager is an identifier of the workflow managing these fields.'),
+      operation: str(
+        'Operation is the type of operation which lead to this ManagedFieldsEntry being created.',
+      ),
+      apiVersion: str('APIVersion defines the version of this resource that this field set applies to.'),
+      time: time('Time is the timestamp of when the ManagedFields entry was added.'),
+      fieldsType: str('FieldsType is the discriminator for the different fields format and version.'),
+      fieldsV1: {
+        type: 'object',
+        description: 'FieldsV1 holds the first JSON version format.',
+        preserveUnknownFields: true,
+      },
+      subresource: str('Subresource is the name of the subresource used to update that object.'),
+    },
+  },
+  ListMeta: {
+    type: 'object',
+    description:
+      'ListMeta describes metadata that synthetic resources must have, including lists and various status objects.',
+    properties: {
+      selfLink: str(
+        'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.',
+      ),
+      resourceVersion: str("String that identifies the server's internal version of this object."),
+      continue: str('continue may be set if the user set a limit on the number of items returned.'),
+      remainingItemCount: {
+        type: 'integer',
+        format: 'int64',
+        description:
+          'The number of subsequent items in the list which are not included in this list response.',
+      },
+    },
+  },
+};
