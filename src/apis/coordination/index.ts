@@ -1,0 +1,3 @@
+// The coordination group: Lease.
+
+export * from './lease.ts';

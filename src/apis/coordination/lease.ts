@@ -1,0 +1,111 @@
+// Lease: a holder identity with a duration, renewed by its holder (leader election, node heartbeats).
+
+import { type FieldError, invalid, newPath } from '../../machinery/field-errors.ts';
+import type { ApiObject } from '../../machinery/object.ts';
+import { groupName, type NamingProfile } from '../../naming/profile.ts';
+import type { KindDefinition } from '../../registry/kind.ts';
+import { STANDARD_VERBS } from '../../registry/resource.ts';
+import { compileKindSchema } from '../../schema/compile.ts';
+import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
+import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
+
+interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  leaseTransitions?: number;
+}
+
+const microTime = (description: string) => ({ type: 'string' as const, format: 'date-time', description });
+
+function validateSpec(obj: ApiObject): FieldError[] {
+  const spec = (obj.spec as LeaseSpec | undefined) ?? {};
+  const errs: FieldError[] = [];
+  const path = newPath('spec');
+  if (spec.leaseDurationSeconds !== undefined && spec.leaseDurationSeconds <= 0) {
+    errs.push(
+      invalid(path.child('leaseDurationSeconds'), spec.leaseDurationSeconds, 'must be greater than 0'),
+    );
+  }
+  if (spec.leaseTransitions !== undefined && spec.leaseTransitions < 0) {
+    errs.push(
+      invalid(path.child('leaseTransitions'), spec.leaseTransitions, 'must be greater than or equal to 0'),
+    );
+  }
+  return errs;
+}
+
+export function leaseKind(profile: NamingProfile): KindDefinition {
+  const group = groupName(profile, 'coordination');
+  const schema = compileKindSchema({
+    group,
+    version: 'v1',
+    kind: 'Lease',
+    description: 'Lease defines a lease concept.',
+    properties: {
+      spec: {
+        type: 'object',
+        description: 'spec contains the specification of the Lease.',
+        properties: {
+          holderIdentity: {
+            type: 'string',
+            description: 'holderIdentity contains the identity of the holder of a current lease.',
+          },
+          leaseDurationSeconds: {
+            type: 'integer',
+            format: 'int32',
+            description:
+              'leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it.',
+          },
+          acquireTime: microTime('acquireTime is a time when the current lease was acquired.'),
+          renewTime: microTime(
+            'renewTime is a time when the current holder of a lease has last updated the lease.',
+          ),
+          leaseTransitions: {
+            type: 'integer',
+            format: 'int32',
+            description: 'leaseTransitions is the number of transitions of a lease between holders.',
+          },
+          strategy: {
+            type: 'string',
+            description:
+              'Strategy indicates the strategy for picking the leader for coordinated leader election.',
+          },
+          preferredHolder: {
+            type: 'string',
+            description:
+              'PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up.',
+          },
+        },
+      },
+    },
+  });
+  return {
+    resource: {
+      group,
+      version: 'v1',
+      resource: 'leases',
+      singular: 'lease',
+      kind: 'Lease',
+      listKind: 'LeaseList',
+      namespaced: true,
+      verbs: STANDARD_VERBS,
+      subresources: {},
+    },
+    schema,
+    strategy: {
+      ...NAMESPACED_DEFAULTS,
+      validate: (obj) => [...schema.validate(obj), ...validateSpec(obj)],
+      validateUpdate: () => [],
+    },
+    table: [
+      NAME_COLUMN,
+      {
+        name: 'Holder',
+        type: 'string',
+        description: 'holderIdentity contains the identity of the holder of a current lease.',
+        cell: (obj) => (obj.spec as LeaseSpec | undefined)?.holderIdentity ?? '',
+      },
+      AGE_COLUMN,
+    ],
+  };
+}

@@ -1,0 +1,127 @@
+// Secret: base64 data, write-only stringData merged into data, a type that decides which keys are
+// required and that never changes, optionally immutable.
+
+import { type FieldError, invalid, newPath, required } from '../../machinery/field-errors.ts';
+import type { ApiObject } from '../../machinery/object.ts';
+import { labelKey, type NamingProfile } from '../../naming/profile.ts';
+import type { KindDefinition } from '../../registry/kind.ts';
+import { STANDARD_VERBS } from '../../registry/resource.ts';
+import { compileKindSchema } from '../../schema/compile.ts';
+import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
+import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
+import { validateDataMaps, validateImmutableData } from './data-keys.ts';
+
+type Data = Record<string, string>;
+
+const schema = compileKindSchema({
+  group: '',
+  version: 'v1',
+  kind: 'Secret',
+  description:
+    'Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.',
+  properties: {
+    data: {
+      type: 'object',
+      description:
+        "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here.",
+      additionalProperties: { type: 'string', format: 'byte' },
+    },
+    stringData: {
+      type: 'object',
+      description:
+        'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
+      additionalProperties: { type: 'string', default: '' },
+    },
+    type: {
+      type: 'string',
+      description: 'Used to facilitate programmatic handling of secret data.',
+    },
+    immutable: {
+      type: 'boolean',
+      description:
+        'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
+    },
+  },
+});
+
+/** Moves stringData into data (base64), as the write-only field promises. */
+function mergeStringData(obj: ApiObject): void {
+  const stringData = obj.stringData as Data | undefined;
+  if (stringData !== undefined && stringData !== null) {
+    const data = { ...((obj.data as Data | undefined) ?? {}) };
+    for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(String(v)).toString('base64');
+    obj.data = data;
+  }
+  delete obj.stringData;
+}
+
+export function secretKind(profile: NamingProfile): KindDefinition {
+  const typeName = (t: string) => labelKey(profile, t);
+  const SA_NAME = labelKey(profile, 'service-account.name');
+  const requiredKeys: Record<string, string[]> = {
+    [typeName('dockercfg')]: ['.dockercfg'],
+    [typeName('dockerconfigjson')]: ['.dockerconfigjson'],
+    [typeName('ssh-auth')]: ['ssh-privatekey'],
+    [typeName('tls')]: ['tls.crt', 'tls.key'],
+  };
+
+  const validateType = (obj: ApiObject): FieldError[] => {
+    const type = String(obj.type ?? '');
+    const data = (obj.data as Data | undefined) ?? {};
+    const errs: FieldError[] = [];
+    for (const k of requiredKeys[type] ?? []) {
+      if (data[k] === undefined) errs.push(required(newPath('data').key(k), ''));
+    }
+    if (type === typeName('service-account-token') && !obj.metadata?.annotations?.[SA_NAME]) {
+      errs.push(required(newPath('metadata', 'annotations').key(SA_NAME), ''));
+    }
+    if (type === typeName('basic-auth') && data.username === undefined && data.password === undefined) {
+      errs.push(required(newPath('data').key('username'), ''), required(newPath('data').key('password'), ''));
+    }
+    return errs;
+  };
+
+  return {
+    resource: {
+      group: '',
+      version: 'v1',
+      resource: 'secrets',
+      singular: 'secret',
+      kind: 'Secret',
+      listKind: 'SecretList',
+      namespaced: true,
+      verbs: STANDARD_VERBS,
+      subresources: {},
+    },
+    schema,
+    strategy: {
+      ...NAMESPACED_DEFAULTS,
+      prepareForCreate: mergeStringData,
+      prepareForUpdate: (obj) => mergeStringData(obj),
+      applyDefaults(obj) {
+        if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
+      },
+      validate: (obj) => [
+        ...schema.validate(obj),
+        ...validateDataMaps([['data', obj.data as Data | undefined, 'base64']]),
+        ...validateType(obj),
+      ],
+      validateUpdate(obj, old) {
+        const errs = validateImmutableData(obj, old, ['data']);
+        if (obj.type !== old.type) errs.push(invalid(newPath('type'), obj.type, 'field is immutable'));
+        return errs;
+      },
+    },
+    table: [
+      NAME_COLUMN,
+      { name: 'Type', type: 'string', description: 'The type of the secret', cell: (obj) => obj.type ?? '' },
+      {
+        name: 'Data',
+        type: 'integer',
+        description: 'The number of keys in the secret',
+        cell: (obj) => Object.keys((obj.data as object) ?? {}).length,
+      },
+      AGE_COLUMN,
+    ],
+  };
+}
