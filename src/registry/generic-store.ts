@@ -574,9 +574,9 @@ export class GenericStore {
       : `${this.resource.group}/${this.resource.version}`;
   }
 
+  /** The object with kind and apiVersion first, in upstream's field order. */
   private withTypeMeta(obj: ApiObject): ApiObject {
-    obj.apiVersion = this.apiVersion;
-    obj.kind = this.resource.kind;
-    return obj;
+    const { kind: _k, apiVersion: _v, ...rest } = obj;
+    return { kind: this.resource.kind, apiVersion: this.apiVersion, ...rest };
   }
 }

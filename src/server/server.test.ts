@@ -1,0 +1,386 @@
+// The server in-process over HTTPS: health, version, discovery, the request pipeline's errors, and
+// authentication, each through real requests.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:http2';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type ServerHandle, startServer } from './server.ts';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json: () => Record<string, unknown>;
+}
+
+interface Call {
+  method?: string;
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Send the admin client certificate (default) or no credential at all. */
+  anonymous?: boolean;
+}
+
+function client(server: ServerHandle, dir: string) {
+  const ca = readFileSync(join(dir, 'ca.crt'));
+  const cert = readFileSync(join(dir, 'admin.crt'));
+  const key = readFileSync(join(dir, 'admin.key'));
+  return (c: Call): Promise<Reply> =>
+    new Promise((res, rej) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: c.method ?? 'GET',
+          path: c.path,
+          ca,
+          ...(c.anonymous ? {} : { cert, key }),
+          headers: { ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}), ...c.headers },
+        },
+        (r) => {
+          let body = '';
+          r.setEncoding('utf8');
+          r.on('data', (d) => {
+            body += d;
+          });
+          r.on('end', () =>
+            res({ status: r.statusCode ?? 0, headers: r.headers, body, json: () => JSON.parse(body) }),
+          );
+        },
+      );
+      req.on('error', rej);
+      req.end(c.body);
+    });
+}
+
+const cmBody = (name: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' }, ...extra });
+
+describe('server over HTTPS', () => {
+  let dir: string;
+  let server: ServerHandle;
+  let call: ReturnType<typeof client>;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plat-server-'));
+    writeFileSync(join(dir, 'tokens.csv'), 'secret-token,bob,1001,"dev,ops"\n');
+    server = await startServer({ dataDir: dir, securePort: 0, tokenAuthFile: join(dir, 'tokens.csv') });
+    await server.ready;
+    call = client(server, dir);
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes the admin client configuration with the server URL', () => {
+    const text = readFileSync(server.adminConfigPath, 'utf8');
+    assert.ok(server.adminConfigPath.endsWith('admin.platconfig'));
+    assert.match(text, new RegExp(`server: ${server.url}`));
+    assert.match(text, /client-certificate-data: /);
+  });
+
+  it('health endpoints answer anonymously, verbose and exclude as upstream', async () => {
+    for (const p of ['/healthz', '/livez', '/readyz']) {
+      const r = await call({ path: p, anonymous: true });
+      assert.deepEqual([r.status, r.body], [200, 'ok'], p);
+    }
+    const verbose = await call({ path: '/readyz?verbose', anonymous: true });
+    assert.match(verbose.body, /^\[\+\]ping ok$/m);
+    assert.match(verbose.body, /^\[\+\]storage ok$/m);
+    assert.match(verbose.body, /^\[\+\]poststarthook\/start-system-namespaces-controller ok$/m);
+    assert.match(verbose.body, /readyz check passed\n$/);
+    const excluded = await call({ path: '/livez?verbose&exclude=log', anonymous: true });
+    assert.match(excluded.body, /^\[\+\]log excluded: ok$/m);
+    const one = await call({ path: '/livez/ping', anonymous: true });
+    assert.deepEqual([one.status, one.body], [200, 'ok']);
+    const missing = await call({ path: '/readyz/nope', anonymous: true });
+    assert.equal(missing.status, 404);
+  });
+
+  it('/version has a semver gitVersion', async () => {
+    const r = await call({ path: '/version', anonymous: true });
+    assert.equal(r.status, 200);
+    assert.match(String(r.json().gitVersion), /^v\d+\.\d+\.\d+$/);
+  });
+
+  it('anonymous requests are system:anonymous and denied nothing under AlwaysAllow', async () => {
+    const r = await call({ path: '/api/v1/namespaces', anonymous: true });
+    assert.equal(r.status, 200);
+  });
+
+  it('a bad bearer token is 401 with an Unauthorized Status; a good one works', async () => {
+    const bad = await call({
+      path: '/api/v1/namespaces',
+      anonymous: true,
+      headers: { authorization: 'Bearer nope' },
+    });
+    assert.equal(bad.status, 401);
+    assert.deepEqual(
+      [bad.json().kind, bad.json().reason, bad.json().message],
+      ['Status', 'Unauthorized', 'Unauthorized'],
+    );
+    const good = await call({
+      path: '/api/v1/namespaces',
+      anonymous: true,
+      headers: { authorization: 'Bearer secret-token' },
+    });
+    assert.equal(good.status, 200);
+  });
+
+  it('discovery: legacy documents and the aggregated one by Accept', async () => {
+    const api = await call({ path: '/api' });
+    assert.equal(api.json().kind, 'APIVersions');
+    const v1 = await call({ path: '/api/v1' });
+    const resources = v1.json().resources as { name: string; shortNames?: string[] }[];
+    assert.ok(resources.some((r) => r.name === 'configmaps' && r.shortNames?.includes('cm')));
+    assert.ok(resources.some((r) => r.name === 'namespaces/status'));
+    const apis = await call({ path: '/apis' });
+    const groups = (apis.json().groups as { name: string }[]).map((g) => g.name);
+    assert.ok(groups.includes('coordination.svc.io'), groups.join(','));
+    const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+    const agg = await call({ path: '/apis', headers: { accept } });
+    assert.equal(
+      agg.headers['content-type'],
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    );
+    assert.equal(agg.json().kind, 'APIGroupDiscoveryList');
+    const spec = await call({
+      path: '/api',
+      headers: { accept: 'application/json;g=apidiscovery.svc.io;v=v2;as=APIGroupDiscoveryList' },
+    });
+    assert.equal(spec.json().apiVersion, 'apidiscovery.svc.io/v2');
+  });
+
+  it('OpenAPI v2 and v3 are served', async () => {
+    const v2 = await call({ path: '/openapi/v2' });
+    assert.equal(v2.status, 200);
+    assert.equal(v2.json().swagger, '2.0');
+    const index = await call({ path: '/openapi/v3' });
+    const paths = index.json().paths as Record<string, { serverRelativeURL: string }>;
+    assert.ok(paths['api/v1'], Object.keys(paths).join(','));
+    const doc = await call({ path: paths['api/v1'].serverRelativeURL });
+    assert.equal(doc.status, 200);
+    assert.match(String(doc.json().openapi), /^3\./);
+  });
+
+  it('create, get, list, update, delete a config map over HTTP/1.1', async () => {
+    const created = await call({
+      method: 'POST',
+      path: '/api/v1/namespaces/default/configmaps',
+      body: cmBody('a'),
+    });
+    assert.equal(created.status, 201, created.body);
+    const obj = created.json() as { metadata: { resourceVersion: string; uid: string } };
+    const got = await call({ path: '/api/v1/namespaces/default/configmaps/a' });
+    assert.equal(got.json().kind, 'ConfigMap');
+    const list = await call({ path: '/api/v1/configmaps' });
+    assert.equal(list.json().kind, 'ConfigMapList');
+    const stale = await call({
+      method: 'PUT',
+      path: '/api/v1/namespaces/default/configmaps/a',
+      body: cmBody('a', { metadata: { name: 'a', resourceVersion: '1' }, data: { k: 'w' } }),
+    });
+    assert.equal(stale.status, 409, stale.body);
+    const put = await call({
+      method: 'PUT',
+      path: '/api/v1/namespaces/default/configmaps/a',
+      body: cmBody('a', {
+        metadata: { name: 'a', resourceVersion: obj.metadata.resourceVersion },
+        data: { k: 'w' },
+      }),
+    });
+    assert.equal(put.status, 200, put.body);
+    const yaml = await call({
+      path: '/api/v1/namespaces/default/configmaps/a',
+      headers: { accept: 'application/yaml' },
+    });
+    assert.equal(yaml.headers['content-type'], 'application/yaml');
+    assert.match(yaml.body, /^ {2}k: w$/m);
+    const del = await call({ method: 'DELETE', path: '/api/v1/namespaces/default/configmaps/a' });
+    assert.equal(del.status, 200);
+    assert.equal(del.json().status, 'Success');
+  });
+
+  it('pretty=true indents JSON', async () => {
+    const r = await call({ path: '/api/v1/namespaces/default?pretty=true' });
+    assert.match(r.body, /^\{\n {2}"kind": "Namespace",/);
+  });
+
+  it('a Table when kubectl asks for one', async () => {
+    const r = await call({
+      path: '/api/v1/namespaces',
+      headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+    });
+    const t = r.json() as { kind: string; apiVersion: string; columnDefinitions: { name: string }[] };
+    assert.equal(t.kind, 'Table');
+    assert.equal(t.apiVersion, 'meta.k8s.io/v1');
+    assert.deepEqual(
+      t.columnDefinitions.map((c) => c.name),
+      ['Name', 'Status', 'Age'],
+    );
+  });
+
+  it('the same over HTTP/2', async () => {
+    const session = connect(server.url, {
+      ca: readFileSync(join(dir, 'ca.crt')),
+      cert: readFileSync(join(dir, 'admin.crt')),
+      key: readFileSync(join(dir, 'admin.key')),
+    });
+    try {
+      const body = await new Promise<string>((res, rej) => {
+        const s = session.request({ ':path': '/api/v1/namespaces/default' });
+        let out = '';
+        s.setEncoding('utf8');
+        s.on('data', (d) => {
+          out += d;
+        });
+        s.on('end', () => res(out));
+        s.on('error', rej);
+      });
+      assert.equal(JSON.parse(body).metadata.name, 'default');
+    } finally {
+      session.close();
+    }
+  });
+
+  describe('bad input: a Status with the right code, and nothing stored', () => {
+    const count = async () =>
+      ((await call({ path: '/api/v1/namespaces/default/configmaps' })).json().items as unknown[]).length;
+
+    const cases: [string, Call, number, RegExp][] = [
+      [
+        'malformed JSON',
+        { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: '{"kind":' },
+        400,
+        /the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error/,
+      ],
+      [
+        'malformed YAML',
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces/default/configmaps',
+          body: 'a: [',
+          headers: { 'content-type': 'application/yaml' },
+        },
+        400,
+        /error converting YAML to JSON/,
+      ],
+      [
+        'a kind that does not match the path',
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces/default/configmaps',
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } }),
+        },
+        400,
+        /kind/,
+      ],
+      [
+        'an apiVersion that does not match the path',
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces/default/configmaps',
+          body: JSON.stringify({ apiVersion: 'apps/v1', kind: 'ConfigMap', metadata: { name: 'x' } }),
+        },
+        400,
+        /the API version in the data \(apps\/v1\) does not match the expected API version \(v1\)/,
+      ],
+      [
+        'a body name different from the URL',
+        { method: 'PUT', path: '/api/v1/namespaces/default/configmaps/one', body: cmBody('two') },
+        400,
+        /the name of the object \(two\) does not match the name on the URL \(one\)/,
+      ],
+      [
+        'an invalid name',
+        { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: cmBody('Not_Valid') },
+        422,
+        /ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid"/,
+      ],
+      [
+        'a body over the size limit',
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces/default/configmaps',
+          body: cmBody('big', { data: { k: 'x'.repeat(3.5 * 1024 * 1024) } }),
+        },
+        413,
+        /Request entity too large: limit is 3145728/,
+      ],
+      [
+        'an unknown resource',
+        { path: '/api/v1/widgets' },
+        404,
+        /the server could not find the requested resource/,
+      ],
+      [
+        'an unknown group',
+        { path: '/apis/nope.example/v1/things' },
+        404,
+        /the server could not find the requested resource/,
+      ],
+      [
+        'an unsupported verb',
+        { method: 'DELETE', path: '/api/v1/namespaces' },
+        405,
+        /deletecollection is not supported on resources of kind "namespaces"/,
+      ],
+      [
+        'an unsupported Content-Type',
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces/default/configmaps',
+          body: cmBody('x'),
+          headers: { 'content-type': 'text/plain' },
+        },
+        415,
+        /the body of the request was in an unknown format - accepted media types include: application\/json, application\/yaml/,
+      ],
+      [
+        'an Accept nothing can serve',
+        { path: '/api/v1/namespaces', headers: { accept: 'text/html' } },
+        406,
+        /only the following media types are accepted/,
+      ],
+      [
+        'strict field validation',
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces/default/configmaps?fieldValidation=Strict',
+          body: cmBody('x', { bogus: 1 }),
+        },
+        400,
+        /strict decoding error: unknown field "bogus"/,
+      ],
+      [
+        'a create in a missing namespace',
+        { method: 'POST', path: '/api/v1/namespaces/nope/configmaps', body: cmBody('x') },
+        404,
+        /namespaces "nope" not found/,
+      ],
+      [
+        'deleting a system namespace',
+        { method: 'DELETE', path: '/api/v1/namespaces/default' },
+        403,
+        /namespaces "default" is forbidden: this namespace may not be deleted/,
+      ],
+    ];
+    for (const [name, c, code, message] of cases) {
+      it(name, async () => {
+        const before = await count();
+        const r = await call(c);
+        assert.equal(r.status, code, r.body);
+        const s = r.json();
+        assert.equal(s.kind, 'Status');
+        assert.equal(s.code, code);
+        assert.match(String(s.message), message);
+        assert.equal(await count(), before);
+      });
+    }
+  });
+});

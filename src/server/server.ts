@@ -1,0 +1,233 @@
+// startServer: the library entry point. Opens the store, ensures the data directory's credentials,
+// builds the served resources, the filter chain and the routes, listens, runs the post-start hooks,
+// and returns a handle whose stop() shuts down in upstream's order: /readyz fails first, then the
+// listener stops accepting, in-flight requests finish, and the store closes.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { join } from 'node:path';
+import { AdmissionChain } from '../admission/chain.ts';
+import { namespaceLifecycle } from '../admission/namespace-lifecycle.ts';
+import { builtinKinds } from '../apis/index.ts';
+import { TokenFileAuthenticator } from '../auth/authn/token-file.ts';
+import type { Authenticator } from '../auth/authn/types.ts';
+import { AuthnChain } from '../auth/authn/union.ts';
+import { X509Authenticator } from '../auth/authn/x509.ts';
+import { buildAuthorizer } from '../auth/authz/modes.ts';
+import { renderClientConfig } from '../client/client-config.ts';
+import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
+import type { Storage } from '../storage/interface.ts';
+import { compose, type RequestContext } from './context.ts';
+import { buildFilterChain } from './filters/index.ts';
+import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
+import { listen } from './listener.ts';
+import { buildOpenApi } from './openapi-documents.ts';
+import { DEFAULTS, type ServerOptions } from './options.ts';
+import { ensurePki } from './pki/ensure-pki.ts';
+import { parseRequestInfo } from './request-info.ts';
+import { writeError } from './respond.ts';
+import { buildRouter } from './routes.ts';
+import { ServedResources } from './served-resources.ts';
+import { versionDocument } from './version.ts';
+
+export interface ServerHandle {
+  /** `https://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** Path of the admin client configuration file in the data directory. */
+  adminConfigPath: string;
+  /** Its content: kubectl and client libraries read it as a kubeconfig. */
+  adminConfig: string;
+  /** Resolves once every post-start hook has finished (/readyz turns 200). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function openStorage(o: ServerOptions): Promise<Storage> {
+  if ((o.storageBackend ?? DEFAULTS.storageBackend) === 'etcd3') {
+    const { openEtcdStorage } = await import('../storage/etcd/index.ts');
+    return openEtcdStorage({ endpoints: o.etcdServers ?? [], prefix: o.etcdPrefix ?? DEFAULTS.etcdPrefix });
+  }
+  const { openSqliteStorage } = await import('../storage/sqlite/index.ts');
+  return openSqliteStorage({ path: join(o.dataDir, 'store.db') });
+}
+
+function authenticators(o: ServerOptions, clientCa: string | undefined): Authenticator[] {
+  const list: Authenticator[] = [];
+  if (clientCa !== undefined) list.push(new X509Authenticator());
+  if (o.tokenAuthFile !== undefined) list.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
+  return list;
+}
+
+export async function startServer(options: ServerOptions): Promise<ServerHandle> {
+  const startedAt = Date.now();
+  const profile = namingProfile(options.naming ?? DEFAULTS.naming);
+  const host = options.bindAddress ?? DEFAULTS.bindAddress;
+
+  const [pki, storage] = await Promise.all([
+    ensurePki({
+      dir: options.dataDir,
+      caName: `${componentName(profile, 'apiserver')}-ca`,
+      hosts: ['localhost', '127.0.0.1', ...(host === '127.0.0.1' || host === 'localhost' ? [] : [host])],
+      adminUser: 'admin',
+      adminGroups: ['system:masters'],
+    }),
+    openStorage(options),
+  ]);
+  const certPem = options.tlsCertFile ? readFileSync(options.tlsCertFile, 'utf8') : pki.serving.certPem;
+  const keyPem = options.tlsPrivateKeyFile
+    ? readFileSync(options.tlsPrivateKeyFile, 'utf8')
+    : pki.serving.keyPem;
+  const clientCaPem = options.clientCaFile ? readFileSync(options.clientCaFile, 'utf8') : pki.ca.certPem;
+
+  const kinds = builtinKinds(profile);
+  const served = new ServedResources(kinds, storage);
+  const systemNamespaces = [
+    'default',
+    componentName(profile, 'system'),
+    componentName(profile, 'public'),
+    componentName(profile, 'node-lease'),
+  ];
+  const admission = new AdmissionChain([
+    namespaceLifecycle({ get: (name) => served.namespace(name) }, systemNamespaces),
+  ]);
+  const metaGroups = [groupName(profile, 'meta'), UPSTREAM_ALIASES.metaGroup];
+  const env = { profile, metaGroups, served, admission };
+
+  // Health: named checks as upstream names them; post-start hooks report through CompletionChecks.
+  let shuttingDown = false;
+  const namespacesHook = new CompletionCheck('poststarthook/start-system-namespaces-controller');
+  const ping: HealthCheck = { name: 'ping', check: () => undefined };
+  const log: HealthCheck = { name: 'log', check: () => undefined };
+  const store: HealthCheck = {
+    name: 'storage',
+    check: async () => {
+      await storage.currentRevision();
+      return undefined;
+    },
+  };
+  const shutdown: HealthCheck = {
+    name: 'shutdown',
+    check: () => (shuttingDown ? new Error('process is shutting down') : undefined),
+  };
+  const grace = options.livezGracePeriodMs ?? DEFAULTS.livezGracePeriodMs;
+  const livez = [ping, log, store, namespacesHook].map((c) => withGracePeriod(c, startedAt, grace));
+  const health = {
+    livez,
+    readyz: [ping, log, store, namespacesHook, shutdown],
+    healthz: [ping, log, store, namespacesHook],
+  };
+
+  const clientCa =
+    options.clientCaFile !== undefined || options.tlsCertFile === undefined ? clientCaPem : undefined;
+  const authn = new AuthnChain({
+    authenticators: authenticators(options, clientCa),
+    anonymous: options.anonymousAuth ?? DEFAULTS.anonymousAuth,
+  });
+  const authz = buildAuthorizer(options.authorizationModes ?? DEFAULTS.authorizationModes);
+  let serverAddress = '';
+  const router = buildRouter({
+    env,
+    discoveryGroups: [groupName(profile, 'apidiscovery'), UPSTREAM_ALIASES.discoveryGroup],
+    openapi: buildOpenApi(kinds, profile),
+    health,
+    version: versionDocument(),
+    serverAddress: () => serverAddress,
+  });
+  const handle = compose(
+    buildFilterChain({
+      authn,
+      authz,
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    }),
+    router,
+  );
+
+  const closing = new AbortController();
+  const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const aborted = new AbortController();
+    const abort = () => aborted.abort();
+    res.on('close', abort);
+    closing.signal.addEventListener('abort', abort, { once: true });
+    res.on('close', () => closing.signal.removeEventListener('abort', abort));
+    const ctx: RequestContext = {
+      req,
+      res,
+      method: req.method ?? 'GET',
+      url,
+      query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+      info: parseRequestInfo(req.method ?? 'GET', url),
+      warnings: [],
+      signal: aborted.signal,
+    };
+    handle(ctx).catch((err) => writeError(ctx, err));
+  };
+
+  const listener = await listen({
+    host,
+    port: options.securePort ?? DEFAULTS.securePort,
+    certPem,
+    keyPem,
+    clientCaPem: clientCa,
+    onRequest,
+  }).catch(async (err) => {
+    await storage.close();
+    throw err;
+  });
+  serverAddress = `${host}:${listener.port}`;
+  const url = `https://${host}:${listener.port}`;
+
+  const ready = ensureNamespaces(served, systemNamespaces).then(
+    () => namespacesHook.done(),
+    (err: Error) => namespacesHook.fail(err),
+  );
+
+  const adminConfig = renderClientConfig({
+    clusterName: componentName(profile, 'apiserver'),
+    server: url,
+    caPem: pki.ca.certPem,
+    userName: 'admin',
+    clientCertPem: pki.admin.certPem,
+    clientKeyPem: pki.admin.keyPem,
+  });
+  const adminConfigPath = join(options.dataDir, `admin.${profile.clientConfig}`);
+  writeFileSync(adminConfigPath, adminConfig, { mode: 0o600 });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port: listener.port,
+    adminConfigPath,
+    adminConfig,
+    ready,
+    stop() {
+      stopping ??= (async () => {
+        shuttingDown = true;
+        const delay = options.shutdownDelayMs ?? DEFAULTS.shutdownDelayMs;
+        if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+        // Long-running requests (watches) end now; the rest get the grace period.
+        closing.abort();
+        await listener.close(options.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs);
+        await ready;
+        await storage.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** The namespaces the system relies on exist from the first start on. */
+async function ensureNamespaces(served: ServedResources, names: string[]): Promise<void> {
+  const ns = served.lookup('', 'v1', 'namespaces');
+  if (ns === undefined) return;
+  for (const name of names) {
+    if ((await served.namespace(name)) !== undefined) continue;
+    try {
+      await ns.store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 409) throw err;
+    }
+  }
+}
