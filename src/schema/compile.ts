@@ -196,7 +196,9 @@ class Compiled implements KindSchema {
       if (!n.enum.includes(value)) errs.push(notSupported(path ?? newPath(''), value, n.enum.map(String)));
     }
     if (n.type === 'array' && Array.isArray(value) && n.items !== undefined) {
-      value.forEach((v, i) => this.check(v, n.items as SchemaNode, (path ?? newPath('')).index(i), errs));
+      const items = n.items;
+      for (let i = 0; i < value.length; i++)
+        this.check(value[i], items, (path ?? newPath('')).index(i), errs);
     }
     if (n.type === 'object' && typeof value === 'object' && !Array.isArray(value)) {
       const rec = value as Record<string, unknown>;

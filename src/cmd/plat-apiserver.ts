@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// The API server program: flags to options, start, print how to reach it, stop cleanly on SIGTERM
+// or SIGINT. Exit 2 on bad flags, 1 when the server cannot start.
+
+import { CommanderError } from 'commander';
+import { componentName, namingProfile } from '../naming/profile.ts';
+import { startServer } from '../server/server.ts';
+import { FlagError, parseApiserverFlags } from './apiserver-flags.ts';
+
+const NAME = componentName(namingProfile('spec'), 'apiserver');
+
+async function main(): Promise<void> {
+  let options: ReturnType<typeof parseApiserverFlags>;
+  try {
+    options = parseApiserverFlags(process.argv.slice(2), NAME);
+  } catch (err) {
+    if (err instanceof CommanderError) process.exit(0);
+    if (err instanceof FlagError) {
+      process.stderr.write(`Error: ${err.message}\nRun '${NAME} --help' for usage.\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const server = await startServer(options);
+  await server.ready;
+  process.stdout.write(
+    `${NAME} serving on ${server.url}\n` +
+      `To use it:\n  kubectl --kubeconfig ${server.adminConfigPath} get namespaces\n`,
+  );
+  let signalled = false;
+  const stop = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    process.stderr.write(`${signal} received, shutting down\n`);
+    server.stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        process.stderr.write(`shutdown failed: ${err.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`Error: ${err.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+// @kubernetes/client-node (1.4.x, the Node 20 line) against the server: list, create, informer.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
+import { eventually, startTestServer, type TestServer } from './lib/harness.ts';
+
+describe('@kubernetes/client-node', () => {
+  let ts: TestServer;
+  let kc: KubeConfig;
+  let core: CoreV1Api;
+  before(async () => {
+    ts = await startTestServer();
+    kc = new KubeConfig();
+    kc.loadFromFile(ts.server.adminConfigPath);
+    core = kc.makeApiClient(CoreV1Api);
+  });
+  after(() => ts.stop());
+
+  it('lists namespaces', async () => {
+    const list = await core.listNamespace();
+    const names = list.items.map((n) => n.metadata?.name);
+    assert.ok(names.includes('default'), names.join(','));
+    assert.equal(list.items.find((n) => n.metadata?.name === 'default')?.status?.phase, 'Active');
+  });
+
+  it('creates a config map and reads it back', async () => {
+    const created = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'from-node' }, data: { a: '1' } },
+    });
+    assert.equal(created.metadata?.name, 'from-node');
+    assert.match(created.metadata?.uid ?? '', /^[0-9a-f-]{36}$/);
+    const read = await core.readNamespacedConfigMap({ name: 'from-node', namespace: 'default' });
+    assert.deepEqual(read.data, { a: '1' });
+    const list = await core.listNamespacedConfigMap({ namespace: 'default' });
+    assert.ok(list.items.some((c) => c.metadata?.name === 'from-node'));
+  });
+
+  it('an informer sees add, update and delete', async () => {
+    const path = '/api/v1/namespaces/default/configmaps';
+    const informer = makeInformer<V1ConfigMap>(kc, path, () =>
+      core.listNamespacedConfigMap({ namespace: 'default' }),
+    );
+    const seen: string[] = [];
+    informer.on('add', (o) => seen.push(`add ${o.metadata?.name}`));
+    informer.on('update', (o) => seen.push(`update ${o.metadata?.name} ${o.data?.v}`));
+    informer.on('delete', (o) => seen.push(`delete ${o.metadata?.name}`));
+    await informer.start();
+    try {
+      await core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name: 'watched' }, data: { v: '1' } },
+      });
+      await eventually(() => seen.includes('add watched'), 10_000, 'the add event');
+      const current = await core.readNamespacedConfigMap({ name: 'watched', namespace: 'default' });
+      await core.replaceNamespacedConfigMap({
+        name: 'watched',
+        namespace: 'default',
+        body: { ...current, data: { v: '2' } },
+      });
+      await eventually(() => seen.includes('update watched 2'), 10_000, 'the update event');
+      await core.deleteNamespacedConfigMap({ name: 'watched', namespace: 'default' });
+      await eventually(() => seen.includes('delete watched'), 10_000, 'the delete event');
+    } finally {
+      await informer.stop();
+    }
+  });
+});
