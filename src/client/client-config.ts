@@ -1,8 +1,6 @@
 // The client configuration file (platconfig): the format kubectl reads from --kubeconfig, so the
 // admin credentials the server generates work with stock clients as they are.
 
-import { stringify } from 'yaml';
-
 export interface ClientConfigInput {
   clusterName: string;
   server: string;
@@ -17,24 +15,37 @@ export interface ClientConfigInput {
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
+/** A YAML scalar: JSON's double-quoted strings are valid YAML and need no YAML library. */
+const q = (s: string) => JSON.stringify(s);
+
+/**
+ * The file is a fixed shape, so it is written directly: loading a YAML library for it would cost
+ * every server start time and memory (the YAML codec loads on the first YAML request instead).
+ */
 export function renderClientConfig(input: ClientConfigInput): string {
-  const user: Record<string, string> = {};
-  if (input.clientCertPem !== undefined) user['client-certificate-data'] = b64(input.clientCertPem);
-  if (input.clientKeyPem !== undefined) user['client-key-data'] = b64(input.clientKeyPem);
-  if (input.token !== undefined) user.token = input.token;
+  const user: string[] = [];
+  if (input.clientCertPem !== undefined) user.push(`client-certificate-data: ${q(b64(input.clientCertPem))}`);
+  if (input.clientKeyPem !== undefined) user.push(`client-key-data: ${q(b64(input.clientKeyPem))}`);
+  if (input.token !== undefined) user.push(`token: ${q(input.token)}`);
   const context = `${input.userName}@${input.clusterName}`;
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [
-      {
-        name: input.clusterName,
-        cluster: { server: input.server, 'certificate-authority-data': b64(input.caPem) },
-      },
-    ],
-    users: [{ name: input.userName, user }],
-    contexts: [{ name: context, context: { cluster: input.clusterName, user: input.userName } }],
-    'current-context': context,
-    preferences: {},
-  });
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `  - name: ${q(input.clusterName)}`,
+    '    cluster:',
+    `      server: ${q(input.server)}`,
+    `      certificate-authority-data: ${q(b64(input.caPem))}`,
+    'users:',
+    `  - name: ${q(input.userName)}`,
+    user.length === 0 ? '    user: {}' : `    user:\n${user.map((l) => `      ${l}`).join('\n')}`,
+    'contexts:',
+    `  - name: ${q(context)}`,
+    '    context:',
+    `      cluster: ${q(input.clusterName)}`,
+    `      user: ${q(input.userName)}`,
+    `current-context: ${q(context)}`,
+    'preferences: {}',
+    '',
+  ].join('\n');
 }

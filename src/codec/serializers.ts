@@ -1,7 +1,16 @@
 // Body encodings for requests and responses: JSON (the default) and YAML. YAML output sorts keys,
 // as upstream's JSON-to-YAML conversion does, so `-o yaml` style output matches byte for byte.
 
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
+// The YAML library loads on the first YAML body: most clients speak JSON, and loading it at start
+// costs every server tens of milliseconds and megabytes. It ships CommonJS, so it loads synchronously.
+const requireFromHere = createRequire(import.meta.url);
+let yamlModule: typeof import('yaml') | undefined;
+function yaml(): typeof import('yaml') {
+  yamlModule ??= requireFromHere('yaml') as typeof import('yaml');
+  return yamlModule;
+}
 
 export interface Serializer {
   /** The media type this serializer answers with. */
@@ -39,11 +48,11 @@ function sortKeys(value: unknown): unknown {
 
 export const YAML_SERIALIZER: Serializer = {
   mediaType: 'application/yaml',
-  encode: (value) => stringifyYaml(sortKeys(value), { lineWidth: 0 }),
+  encode: (value) => yaml().stringify(sortKeys(value), { lineWidth: 0 }),
   decode(body) {
     try {
       // YAML 1.2 core schema, with merge keys: what Kubernetes manifests are written in.
-      return parseYaml(body, { merge: true, uniqueKeys: false });
+      return yaml().parse(body, { merge: true, uniqueKeys: false });
     } catch (err) {
       throw new DecodeError(`error converting YAML to JSON: yaml: ${(err as Error).message.split('\n')[0]}`);
     }

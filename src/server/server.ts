@@ -5,7 +5,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.ts';
 import { builtinKinds } from '../apis/index.ts';
@@ -192,7 +192,7 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     clientCertPem: pki.admin.certPem,
     clientKeyPem: pki.admin.keyPem,
   });
-  const adminConfigPath = join(options.dataDir, `admin.${profile.clientConfig}`);
+  const adminConfigPath = join(resolve(options.dataDir), `admin.${profile.clientConfig}`);
   writeFileSync(adminConfigPath, adminConfig, { mode: 0o600 });
 
   let stopping: Promise<void> | undefined;
