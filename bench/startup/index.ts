@@ -1,4 +1,4 @@
-// The `startup` scenario: the built program (dist/cmd/plat-apiserver.js) from process start to the
+// The `startup` scenario: the built API server program (in dist/cmd/) from process start to the
 // first 200 on /readyz, on a fresh data directory (credentials generated) and on a restart (reused),
 // and its resident memory once idle. Targets (issue 3): ready in under 0.5 s, idle RSS under 60 MB.
 
@@ -8,11 +8,12 @@ import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { componentName, namingProfile } from '../../src/naming/profile.ts';
 import type { Scenario, ScenarioContext, ScenarioOutput } from '../lib/scenario.ts';
 import { renderTable } from '../lib/table.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const PROGRAM = join(ROOT, 'dist/cmd/plat-apiserver.js');
+const PROGRAM = join(ROOT, `dist/cmd/${componentName(namingProfile('spec'), 'apiserver')}.js`);
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {

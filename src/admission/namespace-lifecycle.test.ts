@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../machinery/object.ts';
 import { ApiError } from '../machinery/status.ts';
+import { componentName, namingProfile } from '../naming/profile.ts';
 import { namespaceLifecycle } from './namespace-lifecycle.ts';
 import type { AdmissionAttributes } from './types.ts';
 
@@ -12,7 +13,10 @@ const namespaces: Record<string, ApiObject> = {
     status: { phase: 'Terminating' },
   },
 };
-const plugin = namespaceLifecycle({ get: async (n) => namespaces[n] }, ['default', 'plat-system']);
+const plugin = namespaceLifecycle({ get: async (n) => namespaces[n] }, [
+  'default',
+  componentName(namingProfile('spec'), 'system'),
+]);
 
 const attrs = (over: Partial<AdmissionAttributes>): AdmissionAttributes => ({
   operation: 'CREATE',

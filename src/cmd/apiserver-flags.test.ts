@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { componentName, namingProfile } from '../naming/profile.ts';
 import { FlagError, parseApiserverFlags } from './apiserver-flags.ts';
 
-const parse = (...argv: string[]) => parseApiserverFlags(argv, 'plat-apiserver');
+const parse = (...argv: string[]) =>
+  parseApiserverFlags(argv, componentName(namingProfile('spec'), 'apiserver'));
 
 describe('apiserver flags', () => {
   it('defaults match kube-apiserver where the flag exists', () => {

@@ -8,6 +8,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { componentName, namespaceFinalizer, namingProfile } from '../naming/index.ts';
 import type { ServerOptions } from './options.ts';
 import { type ServerHandle, startServer } from './server.ts';
 
@@ -108,7 +109,7 @@ describe('server lifecycle and options', () => {
       assert.equal(created.status, 201, created.body);
       const ns = JSON.parse(created.body);
       assert.equal(ns.status.phase, 'Active');
-      assert.deepEqual(ns.spec.finalizers, ['platform']);
+      assert.deepEqual(ns.spec.finalizers, [namespaceFinalizer(namingProfile('spec'))]);
       const del = await call(s, dir, { method: 'DELETE', path: '/api/v1/namespaces/temp', admin: true });
       assert.equal(del.status, 200);
       const terminating = JSON.parse(del.body);
@@ -212,7 +213,10 @@ describe('server lifecycle and options', () => {
   });
 
   describe('the program', () => {
-    const program = resolve(import.meta.dirname, '../cmd/plat-apiserver.ts');
+    const program = resolve(
+      import.meta.dirname,
+      `../cmd/${componentName(namingProfile('spec'), 'apiserver')}.ts`,
+    );
     const run = (...args: string[]) =>
       spawnSync(process.execPath, ['--import', 'tsx', program, ...args], {
         encoding: 'utf8',

@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
+import { groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import { type ServerHandle, startServer } from './server.ts';
+
+const spec = namingProfile('spec');
 
 interface Reply {
   status: number;
@@ -80,7 +83,7 @@ describe('server over HTTPS', () => {
 
   it('writes the admin client configuration with the server URL', () => {
     const text = readFileSync(server.adminConfigPath, 'utf8');
-    assert.ok(server.adminConfigPath.endsWith('admin.platconfig'));
+    assert.ok(server.adminConfigPath.endsWith(`admin.${spec.clientConfig}`));
     const doc = parseYaml(text);
     assert.equal(doc.clusters[0].cluster.server, server.url);
     assert.ok(doc.users[0].user['client-certificate-data']);
@@ -143,19 +146,21 @@ describe('server over HTTPS', () => {
     assert.ok(resources.some((r) => r.name === 'namespaces/status'));
     const apis = await call({ path: '/apis' });
     const groups = (apis.json().groups as { name: string }[]).map((g) => g.name);
-    assert.ok(groups.includes('coordination.svc.io'), groups.join(','));
-    const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+    assert.ok(groups.includes(groupName(spec, 'coordination')), groups.join(','));
+    const accept = `application/json;g=${UPSTREAM_ALIASES.discoveryGroup};v=v2;as=APIGroupDiscoveryList,application/json`;
     const agg = await call({ path: '/apis', headers: { accept } });
     assert.equal(
       agg.headers['content-type'],
-      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      `application/json;g=${UPSTREAM_ALIASES.discoveryGroup};v=v2;as=APIGroupDiscoveryList`,
     );
     assert.equal(agg.json().kind, 'APIGroupDiscoveryList');
-    const spec = await call({
+    const specDoc = await call({
       path: '/api',
-      headers: { accept: 'application/json;g=apidiscovery.svc.io;v=v2;as=APIGroupDiscoveryList' },
+      headers: {
+        accept: `application/json;g=${groupName(spec, 'apidiscovery')};v=v2;as=APIGroupDiscoveryList`,
+      },
     });
-    assert.equal(spec.json().apiVersion, 'apidiscovery.svc.io/v2');
+    assert.equal(specDoc.json().apiVersion, `${groupName(spec, 'apidiscovery')}/v2`);
   });
 
   it('OpenAPI v2 and v3 are served', async () => {
@@ -216,11 +221,11 @@ describe('server over HTTPS', () => {
   it('a Table when kubectl asks for one', async () => {
     const r = await call({
       path: '/api/v1/namespaces',
-      headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+      headers: { accept: `application/json;as=Table;v=v1;g=${UPSTREAM_ALIASES.metaGroup},application/json` },
     });
     const t = r.json() as { kind: string; apiVersion: string; columnDefinitions: { name: string }[] };
     assert.equal(t.kind, 'Table');
-    assert.equal(t.apiVersion, 'meta.k8s.io/v1');
+    assert.equal(t.apiVersion, `${UPSTREAM_ALIASES.metaGroup}/v1`);
     assert.deepEqual(
       t.columnDefinitions.map((c) => c.name),
       ['Name', 'Status', 'Age'],

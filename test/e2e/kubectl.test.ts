@@ -2,6 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { componentName, namingProfile } from '../../src/naming/profile.ts';
 import {
   eventually,
   KUBECTLS,
@@ -55,7 +56,7 @@ for (const k of KUBECTLS) {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^NAME\s+STATUS\s+AGE$/m);
       assert.match(r.stdout, /^default\s+Active\s+\d+s$/m);
-      assert.match(r.stdout, /^plat-system\s+Active/m);
+      assert.match(r.stdout, new RegExp(`^${componentName(namingProfile('spec'), 'system')}\\s+Active`, 'm'));
     });
 
     it('create -f with default validation, get -o yaml, get -w sees a change, delete', async () => {
