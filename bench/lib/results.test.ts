@@ -20,7 +20,7 @@ describe('result files', () => {
   });
 
   it('are written as JSON into a created directory and never overwritten', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plat-bench-results-'));
+    const dir = mkdtempSync(join(tmpdir(), 'bench-results-'));
     try {
       const target = join(dir, 'nested');
       const path = writeResult(target, 'storage', date, { ok: 1 });

@@ -85,7 +85,7 @@ async function runStartup(ctx: ScenarioContext): Promise<ScenarioOutput> {
   const fresh: StartSample[] = [];
   const restart: StartSample[] = [];
   for (let i = 0; i < rounds; i++) {
-    const dir = mkdtempSync(join(tmpdir(), 'plat-bench-start-'));
+    const dir = mkdtempSync(join(tmpdir(), 'bench-start-'));
     try {
       ctx.log(`round ${i + 1}/${rounds}: fresh data directory`);
       fresh.push(await startOnce(dir, idleMs));

@@ -1,4 +1,4 @@
-// The client configuration file (platconfig): the format kubectl reads from --kubeconfig, so the
+// The client configuration file: the format kubectl reads from --kubeconfig, so the
 // admin credentials the server generates work with stock clients as they are.
 
 export interface ClientConfigInput {

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { groupName, namingProfile } from '../naming/profile.ts';
 import { covers, parseAccept, parseMediaType } from './media-type.ts';
+
+const SPEC = namingProfile('spec');
 
 describe('media types', () => {
   it('parses type, parameters and quality', () => {
@@ -9,9 +12,9 @@ describe('media types', () => {
       params: { charset: 'utf-8' },
       q: 1,
     });
-    assert.deepEqual(parseMediaType('application/json;as=Table;v=v1;g=meta.svc.io;q=0.5'), {
+    assert.deepEqual(parseMediaType(`application/json;as=Table;v=v1;g=${groupName(SPEC, 'meta')};q=0.5`), {
       essence: 'application/json',
-      params: { as: 'Table', v: 'v1', g: 'meta.svc.io' },
+      params: { as: 'Table', v: 'v1', g: `${groupName(SPEC, 'meta')}` },
       q: 0.5,
     });
     assert.equal(parseMediaType('not a type'), null);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UPSTREAM_ALIASES } from '../naming/index.ts';
+import { groupName, namingProfile } from '../naming/profile.ts';
 import {
   NotAcceptableError,
   negotiateInput,
@@ -9,9 +10,11 @@ import {
 } from './negotiation.ts';
 import { JSON_SERIALIZER, YAML_SERIALIZER } from './serializers.ts';
 
+const SPEC = namingProfile('spec');
+
 const META = UPSTREAM_ALIASES.metaGroup;
 
-const opts = { metaGroups: ['meta.svc.io', META], tables: true };
+const opts = { metaGroups: [`${groupName(SPEC, 'meta')}`, META], tables: true };
 
 describe('negotiation', () => {
   it('no Accept, */* and application/json answer JSON', () => {
@@ -31,11 +34,14 @@ describe('negotiation', () => {
       group: META,
       version: 'v1',
     });
-    assert.deepEqual(negotiateOutput('application/json;as=Table;v=v1;g=meta.svc.io', opts).conversion, {
-      as: 'Table',
-      group: 'meta.svc.io',
-      version: 'v1',
-    });
+    assert.deepEqual(
+      negotiateOutput(`application/json;as=Table;v=v1;g=${groupName(SPEC, 'meta')}`, opts).conversion,
+      {
+        as: 'Table',
+        group: `${groupName(SPEC, 'meta')}`,
+        version: 'v1',
+      },
+    );
     const noTables = negotiateOutput(kubectl, { ...opts, tables: false });
     assert.equal(noTables.conversion, undefined);
     assert.equal(noTables.serializer, JSON_SERIALIZER);
@@ -44,7 +50,11 @@ describe('negotiation', () => {
   it('406 when nothing in Accept can be served, naming what can', () => {
     assert.throws(() => negotiateOutput('text/html', opts), NotAcceptableError);
     assert.throws(
-      () => negotiateOutput('application/json;as=Table;v=v1;g=meta.svc.io', { ...opts, tables: false }),
+      () =>
+        negotiateOutput(`application/json;as=Table;v=v1;g=${groupName(SPEC, 'meta')}`, {
+          ...opts,
+          tables: false,
+        }),
       /only the following media types are accepted: application\/json, application\/yaml/,
     );
   });

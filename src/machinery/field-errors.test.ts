@@ -36,8 +36,8 @@ describe('field paths', () => {
     assert.equal(second.index(0).child('third').index(93).toString(), 'root.first.second[0].third[93]');
     assert.equal(second.index(0).key('key').toString(), 'root.first.second[0][key]');
     assert.equal(
-      newPath('metadata').child('labels').key('app.svc.io/name').toString(),
-      'metadata.labels[app.svc.io/name]',
+      newPath('metadata').child('labels').key('app.example.com/name').toString(),
+      'metadata.labels[app.example.com/name]',
     );
     assert.equal(newPath('spec', 'containers').index(0).child('name').toString(), 'spec.containers[0].name');
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { groupName, namingProfile } from '../naming/profile.ts';
 import type { ResourceInfo } from '../registry/resource.ts';
 import {
   aggregatedDiscoveryDocument,
@@ -8,6 +9,8 @@ import {
   apiResourceListDocument,
   groupsOf,
 } from './discovery.ts';
+
+const SPEC = namingProfile('spec');
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const resources: ResourceInfo[] = [
@@ -36,7 +39,7 @@ const resources: ResourceInfo[] = [
     subresources: { status: ['get', 'patch', 'update'] },
   },
   {
-    group: 'coordination.svc.io',
+    group: `${groupName(SPEC, 'coordination')}`,
     version: 'v1',
     resource: 'leases',
     singular: 'lease',
@@ -52,7 +55,7 @@ describe('discovery documents', () => {
   it('groups come from the resources, core first', () => {
     assert.deepEqual(groupsOf(resources), [
       { name: '', versions: ['v1'] },
-      { name: 'coordination.svc.io', versions: ['v1'] },
+      { name: `${groupName(SPEC, 'coordination')}`, versions: ['v1'] },
     ]);
   });
 
@@ -62,9 +65,9 @@ describe('discovery documents', () => {
       apiVersion: 'v1',
       groups: [
         {
-          name: 'coordination.svc.io',
-          versions: [{ groupVersion: 'coordination.svc.io/v1', version: 'v1' }],
-          preferredVersion: { groupVersion: 'coordination.svc.io/v1', version: 'v1' },
+          name: `${groupName(SPEC, 'coordination')}`,
+          versions: [{ groupVersion: `${groupName(SPEC, 'coordination')}/v1`, version: 'v1' }],
+          preferredVersion: { groupVersion: `${groupName(SPEC, 'coordination')}/v1`, version: 'v1' },
         },
       ],
     });
@@ -87,12 +90,15 @@ describe('discovery documents', () => {
       shortNames: ['cm'],
     });
     assert.equal('apiVersion' in doc, false);
-    assert.equal(apiResourceListDocument('coordination.svc.io', 'v1', resources).apiVersion, 'v1');
+    assert.equal(
+      apiResourceListDocument(`${groupName(SPEC, 'coordination')}`, 'v1', resources).apiVersion,
+      'v1',
+    );
   });
 
   it('the aggregated document lists versions, scopes and sub-resources', () => {
     const doc = aggregatedDiscoveryDocument(
-      'apidiscovery.svc.io/v2',
+      `${groupName(SPEC, 'apidiscovery')}/v2`,
       [{ name: '', versions: ['v1'] }],
       resources,
     );

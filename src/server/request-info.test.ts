@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { groupName, namingProfile } from '../naming/profile.ts';
 import { parseRequestInfo } from './request-info.ts';
+
+const SPEC = namingProfile('spec');
 
 function info(method: string, url: string) {
   const i = parseRequestInfo(method, url);
@@ -79,8 +82,8 @@ describe('request info', () => {
 
   it('named groups, cluster scope and across all namespaces', () => {
     assert.deepEqual(
-      info('GET', '/apis/coordination.svc.io/v1/namespaces/ns/leases/l1'),
-      R('get', 'coordination.svc.io', 'v1', 'ns', 'leases', 'l1'),
+      info('GET', `/apis/${groupName(SPEC, 'coordination')}/v1/namespaces/ns/leases/l1`),
+      R('get', `${groupName(SPEC, 'coordination')}`, 'v1', 'ns', 'leases', 'l1'),
     );
     assert.deepEqual(info('GET', '/apis/apps/v1/deployments'), R('list', 'apps', 'v1', '', 'deployments'));
     assert.deepEqual(info('GET', '/api/v1/configmaps'), R('list', '', 'v1', '', 'configmaps'));
@@ -105,8 +108,16 @@ describe('request info', () => {
       R('patch', 'apps', 'v1', 'ns', 'deployments', 'd', 'status'),
     );
     assert.deepEqual(
-      info('PUT', '/apis/certificates.svc.io/v1/certificatesigningrequests/c/approval'),
-      R('update', 'certificates.svc.io', 'v1', '', 'certificatesigningrequests', 'c', 'approval'),
+      info('PUT', `/apis/${groupName(SPEC, 'certificates')}/v1/certificatesigningrequests/c/approval`),
+      R(
+        'update',
+        `${groupName(SPEC, 'certificates')}`,
+        'v1',
+        '',
+        'certificatesigningrequests',
+        'c',
+        'approval',
+      ),
     );
   });
 

@@ -53,7 +53,7 @@ function call(
 }
 
 async function withServer(over: Partial<ServerOptions>, fn: (s: ServerHandle, dir: string) => Promise<void>) {
-  const dir = mkdtempSync(join(tmpdir(), 'plat-life-'));
+  const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-life-'));
   writeFileSync(join(dir, 'tokens.csv'), 'bob-token,bob,1001,dev\n');
   const server = await startServer({
     dataDir: dir,
@@ -169,7 +169,7 @@ describe('server lifecycle and options', () => {
   });
 
   it('a restart on the same data directory reuses credentials and data', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plat-restart-'));
+    const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-restart-'));
     try {
       const first = await startServer({ dataDir: dir, securePort: 0 });
       await first.ready;
@@ -196,7 +196,7 @@ describe('server lifecycle and options', () => {
   });
 
   it('stop: /readyz fails during the shutdown delay, then the listener closes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plat-stop-'));
+    const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-stop-'));
     try {
       const s = await startServer({ dataDir: dir, securePort: 0, shutdownDelayMs: 400 });
       await s.ready;

@@ -70,7 +70,7 @@ describe('server over HTTPS', () => {
   let server: ServerHandle;
   let call: ReturnType<typeof client>;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'plat-server-'));
+    dir = mkdtempSync(join(tmpdir(), 'apiserver-test-server-'));
     writeFileSync(join(dir, 'tokens.csv'), 'secret-token,bob,1001,"dev,ops"\n');
     server = await startServer({ dataDir: dir, securePort: 0, tokenAuthFile: join(dir, 'tokens.csv') });
     await server.ready;

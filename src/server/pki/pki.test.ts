@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ensurePki } from './index.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'plat-pki-'));
+const root = mkdtempSync(join(tmpdir(), 'apiserver-test-pki-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const opts = (dir: string, hosts = ['localhost', '127.0.0.1']) => ({
   dir,
-  caName: 'plat-ca',
+  caName: 'test-ca',
   hosts,
   adminUser: 'admin',
   adminGroups: ['system:masters'],

@@ -67,7 +67,7 @@ async function waitHealthy(endpoint: string, child: ChildProcess, timeoutMs: num
 
 export async function startEtcd(opts: { progressNotifyIntervalMs?: number } = {}): Promise<EtcdServer> {
   ensureEtcdInstalled();
-  const dataDir = mkdtempSync(join(tmpdir(), 'plat-etcd-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'apiserver-test-etcd-'));
   const clientPort = await freePort();
   const peerPort = await freePort();
   const endpoint = `http://127.0.0.1:${clientPort}`;

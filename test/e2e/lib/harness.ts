@@ -23,7 +23,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(over: Partial<ServerOptions> = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'plat-e2e-'));
+  const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-e2e-'));
   const server = await startServer({ dataDir: dir, securePort: 0, ...over });
   await server.ready;
   return {
