@@ -119,6 +119,24 @@ function pathParameters(item: PathItem, v3: boolean): JsonObject[] {
   return params;
 }
 
+/** Every path of the kinds with its operations, rendered by `render` for one OpenAPI version. */
+function pathsObject(
+  kinds: readonly KindDefinition[],
+  v3: boolean,
+  render: (item: PathItem, op: Operation) => JsonObject,
+): Record<string, JsonObject> {
+  const paths: Record<string, JsonObject> = {};
+  for (const k of kinds) {
+    for (const item of pathItems(k)) {
+      if (item.operations.length === 0) continue;
+      const entry: JsonObject = { parameters: pathParameters(item, v3) };
+      for (const op of item.operations) entry[op.method] = render(item, op);
+      paths[item.path] = entry;
+    }
+  }
+  return paths;
+}
+
 export function openApiV2Document(
   kinds: readonly KindDefinition[],
   profile: NamingProfile,
@@ -127,15 +145,7 @@ export function openApiV2Document(
   const names = new DefinitionNames(profile);
   const definitions = definitionsFor(kinds, names, '#/definitions/', false);
   definitions[names.meta('Status')] = statusDefinition();
-  const paths: Record<string, JsonObject> = {};
-  for (const k of kinds) {
-    for (const item of pathItems(k)) {
-      if (item.operations.length === 0) continue;
-      const entry: JsonObject = { parameters: pathParameters(item, false) };
-      for (const op of item.operations) entry[op.method] = v2Operation(item, op, names);
-      paths[item.path] = entry;
-    }
-  }
+  const paths = pathsObject(kinds, false, (item, op) => v2Operation(item, op, names));
   return {
     swagger: '2.0',
     info,
@@ -207,15 +217,7 @@ export function openApiV3Document(
   const names = new DefinitionNames(profile);
   const schemas = definitionsFor(selected, names, '#/components/schemas/', true);
   schemas[names.meta('Status')] = statusDefinition();
-  const paths: Record<string, JsonObject> = {};
-  for (const k of selected) {
-    for (const item of pathItems(k)) {
-      if (item.operations.length === 0) continue;
-      const entry: JsonObject = { parameters: pathParameters(item, true) };
-      for (const op of item.operations) entry[op.method] = v3Operation(item, op, names);
-      paths[item.path] = entry;
-    }
-  }
+  const paths = pathsObject(selected, true, (item, op) => v3Operation(item, op, names));
   return {
     openapi: '3.0.0',
     info: { title: groupVersionOf(selected[0].resource), version: selected[0].resource.version },
