@@ -1,7 +1,10 @@
 // A kind's schema, compiled once: one walk of the decoded body prunes unknown fields, fills
-// defaults and finds wrong types; a second, cheaper one checks required fields and enums. Built-in
-// kinds decode into fixed types upstream, so an unknown field simply disappears and a wrong type is
-// a decode error; this reproduces that without a type per kind.
+// defaults, finds wrong types and puts timestamps in their canonical form; a second, cheaper one
+// checks required fields and enums. Built-in kinds decode into Go structs upstream, so an unknown
+// field simply disappears and a wrong type is a decode error whose text names the innermost struct,
+// the JSON path without map keys or indices, and the Go type:
+// `json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string`.
+// This reproduces those texts without a type per kind. Nothing in here throws on any input.
 
 import {
   type FieldError,
@@ -11,6 +14,8 @@ import {
   required,
 } from '../machinery/field-errors.ts';
 import type { ApiObject } from '../machinery/object.ts';
+import { base64Error, goBase64ErrorOffset } from './go-base64.ts';
+import { parseGoTime } from './go-time.ts';
 import { META_DEFINITIONS } from './meta.ts';
 import type { KindSchema, NormalizeResult, SchemaNode } from './types.ts';
 
@@ -26,12 +31,30 @@ export interface KindSchemaInput {
   definitions?: Record<string, SchemaNode>;
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Where the walk is, for error texts: the struct being filled and the JSON field names so far. */
+interface Context {
+  struct: string;
+  /** Dotted JSON field names, map keys and indices left out (Go's error field). */
+  goField: string;
+  /** The path unknown fields are reported under: `spec.items[0].name`, `data[key]`. */
+  path: string;
+}
+
+const INT_RANGE: Record<string, [number, number]> = {
+  int32: [-2147483648, 2147483647],
+  // 2^63 is the first double past int64's range.
+  int64: [-(2 ** 63), 2 ** 63 - 1024],
+};
 
 function jsonTypeOf(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'boolean') return 'bool';
-  return typeof v === 'object' ? 'object' : typeof v;
+  if (typeof v === 'object') return 'object';
+  return typeof v === 'number' ? 'number' : 'string';
+}
+
+function capitalize(s: string): string {
+  return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
 }
 
 class Compiled implements KindSchema {
@@ -74,8 +97,18 @@ class Compiled implements KindSchema {
       : { ...target, description: node.description ?? target.description };
   }
 
-  private goType(node: SchemaNode): string {
+  /** The Go struct name a node decodes into: its definition's name, or one derived from the field. */
+  private structName(node: SchemaNode, parent: string, field: string): string {
+    if (node.goType !== undefined) return node.goType.replace(/^.*\./, '');
+    if (node.ref !== undefined) return node.ref;
+    return `${parent}${capitalize(field)}`;
+  }
+
+  /** Go's name of the type a node decodes into, as reflect prints it (`v1.ObjectMeta`, `[]uint8`). */
+  private goType(node: SchemaNode, parent: string, field: string): string {
+    if (node.goType !== undefined) return node.goType;
     const n = this.resolve(node);
+    if (n.goType !== undefined) return n.goType;
     if (n.intOrString) return 'intstr.IntOrString';
     switch (n.type) {
       case 'string':
@@ -87,10 +120,11 @@ class Compiled implements KindSchema {
       case 'boolean':
         return 'bool';
       case 'array':
-        return `[]${n.items ? this.goType(n.items) : 'interface {}'}`;
+        return `[]${n.items ? this.goType(n.items, parent, field) : 'interface {}'}`;
       case 'object':
-        if (n.additionalProperties) return `map[string]${this.goType(n.additionalProperties)}`;
-        return node.ref ?? 'struct';
+        if (n.additionalProperties) return `map[string]${this.goType(n.additionalProperties, parent, field)}`;
+        if (n.properties === undefined) return 'map[string]interface {}';
+        return `v1.${this.structName(node, parent, field)}`;
       default:
         return 'interface {}';
     }
@@ -98,85 +132,145 @@ class Compiled implements KindSchema {
 
   normalize(obj: ApiObject): NormalizeResult {
     const result: NormalizeResult = { unknownFields: [], typeErrors: [] };
-    this.walkObject(obj as Record<string, unknown>, this.root, '', result);
+    const value: unknown = obj;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      result.typeErrors.push(
+        `json: cannot unmarshal ${value === null ? 'null' : jsonTypeOf(value)} into Go value of type v1.${this.kind}`,
+      );
+      return result;
+    }
+    try {
+      this.walkObject(
+        value as Record<string, unknown>,
+        this.root,
+        { struct: this.kind, goField: '', path: '' },
+        result,
+      );
+    } catch (err) {
+      // A body deep enough to exhaust the stack is not a Go value either.
+      result.typeErrors.push(`json: ${err instanceof RangeError ? 'exceeded max depth' : String(err)}`);
+    }
     return result;
   }
 
-  /** Checks `value` against `node`; returns false when the value must be dropped (null). */
-  private walk(value: unknown, node: SchemaNode, path: string, r: NormalizeResult): boolean {
+  /**
+   * Checks `value` against `node` (reached through field `field` of the struct in `ctx`); returns
+   * the value to keep: the same one, a canonical form, or undefined to drop the field (null).
+   */
+  private walk(value: unknown, node: SchemaNode, ctx: Context, field: string, r: NormalizeResult): unknown {
+    if (value === null || value === undefined) return undefined;
     const n = this.resolve(node);
-    if (value === null) return n.nullable === true;
-    if (n.preserveUnknownFields && n.type === undefined) return true;
-    const mismatch = (expected: string) => {
+    if (n.preserveUnknownFields && n.type === undefined) return value;
+    const mismatch = (valueText: string) => {
       r.typeErrors.push(
-        `json: cannot unmarshal ${jsonTypeOf(value)} into Go struct field ${this.kind}.${path} of type ${expected}`,
+        `json: cannot unmarshal ${valueText} into Go struct field ${ctx.struct}.${ctx.goField} of type ${this.goType(node, ctx.struct, field)}`,
       );
-      return true;
+      return value;
     };
     if (n.intOrString) {
-      if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value)))
-        return mismatch(this.goType(node));
-      return true;
+      if (typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value))) return value;
+      return mismatch(jsonTypeOf(value));
     }
     switch (n.type) {
       case 'string':
-        if (typeof value !== 'string') return mismatch(this.goType(node));
-        if (n.format === 'byte' && (!BASE64.test(value) || value.length % 4 !== 0)) {
-          r.typeErrors.push(`illegal base64 data at input byte ${firstBadBase64Byte(value)}`);
+        if (typeof value !== 'string') {
+          // Time and MicroTime decode themselves: a non-string fails inside as a plain string would.
+          if (n.format !== 'date-time') return mismatch(jsonTypeOf(value));
+          r.typeErrors.push(`json: cannot unmarshal ${jsonTypeOf(value)} into Go value of type string`);
+          return value;
         }
-        return true;
-      case 'integer':
-        if (typeof value !== 'number' || !Number.isInteger(value)) return mismatch(this.goType(node));
-        return true;
+        if (n.format === 'byte') {
+          const at = goBase64ErrorOffset(value);
+          if (at >= 0) r.typeErrors.push(base64Error(at));
+          return value;
+        }
+        if (n.format === 'date-time') {
+          const parsed = parseGoTime(value, n.goType === 'v1.MicroTime');
+          if (!parsed.ok) {
+            r.typeErrors.push(parsed.error);
+            return value;
+          }
+          return parsed.canonical;
+        }
+        return value;
+      case 'integer': {
+        if (typeof value !== 'number') return mismatch(jsonTypeOf(value));
+        const [lo, hi] = INT_RANGE[n.format === 'int32' ? 'int32' : 'int64'];
+        if (!Number.isInteger(value) || value < lo || value > hi) return mismatch(`number ${value}`);
+        return value;
+      }
       case 'number':
-        if (typeof value !== 'number') return mismatch(this.goType(node));
-        return true;
+        if (typeof value !== 'number') return mismatch(jsonTypeOf(value));
+        return value;
       case 'boolean':
-        if (typeof value !== 'boolean') return mismatch(this.goType(node));
-        return true;
+        if (typeof value !== 'boolean') return mismatch(jsonTypeOf(value));
+        return value;
       case 'array':
-        if (!Array.isArray(value)) return mismatch(this.goType(node));
+        if (!Array.isArray(value)) return mismatch(jsonTypeOf(value));
         if (n.items !== undefined) {
           for (let i = 0; i < value.length; i++) {
-            if (!this.walk(value[i], n.items, `${path}[${i}]`, r)) value[i] = this.zeroOf(n.items);
+            const item = this.walk(value[i], n.items, { ...ctx, path: `${ctx.path}[${i}]` }, field, r);
+            value[i] = item === undefined ? this.zeroOf(n.items) : item;
           }
         }
-        return true;
+        return value;
       case 'object':
-        if (typeof value !== 'object' || Array.isArray(value)) return mismatch(this.goType(node));
-        this.walkObject(value as Record<string, unknown>, n, path, r);
-        return true;
+        if (typeof value !== 'object' || Array.isArray(value)) return mismatch(jsonTypeOf(value));
+        if (n.additionalProperties !== undefined) {
+          const map = value as Record<string, unknown>;
+          for (const [k, v] of Object.entries(map)) {
+            const item = this.walk(
+              v,
+              n.additionalProperties,
+              { ...ctx, path: `${ctx.path}[${k}]` },
+              field,
+              r,
+            );
+            map[k] = item === undefined ? this.zeroOf(n.additionalProperties) : item;
+          }
+          return value;
+        }
+        if (n.properties === undefined) return value;
+        this.walkObject(
+          value as Record<string, unknown>,
+          n,
+          { ...ctx, struct: this.structName(node, ctx.struct, field) },
+          r,
+        );
+        return value;
       default:
-        return true;
+        return value;
     }
   }
 
+  /** What Go leaves in a map entry or list item that was null: the element type's zero value. */
   private zeroOf(node: SchemaNode): unknown {
     const n = this.resolve(node);
     if (n.type === 'string') return '';
     if (n.type === 'integer' || n.type === 'number') return 0;
     if (n.type === 'boolean') return false;
+    if (n.type === 'object' && n.properties !== undefined) return {};
     return null;
   }
 
-  private walkObject(value: Record<string, unknown>, n: SchemaNode, path: string, r: NormalizeResult): void {
-    const at = (k: string) => (path === '' ? k : `${path}.${k}`);
-    if (n.additionalProperties !== undefined) {
-      for (const [k, v] of Object.entries(value)) {
-        if (!this.walk(v, n.additionalProperties, at(k), r)) value[k] = this.zeroOf(n.additionalProperties);
-      }
-      return;
-    }
+  private walkObject(value: Record<string, unknown>, n: SchemaNode, ctx: Context, r: NormalizeResult): void {
     const props = n.properties ?? {};
     for (const [k, v] of Object.entries(value)) {
-      const child = props[k];
+      const child = Object.hasOwn(props, k) ? props[k] : undefined;
       if (child === undefined) {
         if (n.preserveUnknownFields) continue;
         delete value[k];
-        r.unknownFields.push(at(k));
+        r.unknownFields.push(ctx.path === '' ? k : `${ctx.path}.${k}`);
         continue;
       }
-      if (!this.walk(v, child, at(k), r)) delete value[k];
+      const next: Context = {
+        struct: ctx.struct,
+        goField: ctx.goField === '' ? k : `${ctx.goField}.${k}`,
+        path: ctx.path === '' ? k : `${ctx.path}.${k}`,
+      };
+      const kept = this.walk(v, child, next, k, r);
+      if (kept === undefined) delete value[k];
+      else value[k] = kept;
     }
     for (const [k, child] of Object.entries(props)) {
       if (value[k] === undefined && child.default !== undefined) value[k] = structuredClone(child.default);
@@ -185,7 +279,11 @@ class Compiled implements KindSchema {
 
   validate(obj: ApiObject): FieldError[] {
     const errs: FieldError[] = [];
-    this.check(obj, this.root, null, errs);
+    try {
+      this.check(obj, this.root, null, errs);
+    } catch {
+      // Only a body too deep for the stack gets here, and normalize has refused it already.
+    }
     return errs;
   }
 
@@ -213,11 +311,6 @@ class Compiled implements KindSchema {
       }
     }
   }
-}
-
-function firstBadBase64Byte(s: string): number {
-  for (let i = 0; i < s.length; i++) if (!/[A-Za-z0-9+/=]/.test(s[i])) return i;
-  return s.length - (s.length % 4);
 }
 
 export function compileKindSchema(

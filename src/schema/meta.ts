@@ -3,7 +3,7 @@
 import type { SchemaNode } from './types.ts';
 
 const str = (description: string): SchemaNode => ({ type: 'string', description });
-const time = (description: string): SchemaNode => ({ type: 'string', format: 'date-time', description });
+const time = (description: string): SchemaNode => ({ ref: 'Time', description });
 const stringMap = (description: string): SchemaNode => ({
   type: 'object',
   description,
@@ -118,6 +118,19 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
       },
       subresource: str('Subresource is the name of the subresource used to update that object.'),
     },
+  },
+  Time: {
+    type: 'string',
+    format: 'date-time',
+    goType: 'v1.Time',
+    description:
+      'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.',
+  },
+  MicroTime: {
+    type: 'string',
+    format: 'date-time',
+    goType: 'v1.MicroTime',
+    description: 'MicroTime is version of Time with microsecond level precision.',
   },
   ListMeta: {
     type: 'object',

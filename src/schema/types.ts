@@ -28,6 +28,11 @@ export interface SchemaNode {
   structType?: 'atomic' | 'granular';
   patchStrategy?: string;
   patchMergeKey?: string;
+  /**
+   * The Go type upstream decodes this node into, where the default guess is wrong (`v1.SecretType`,
+   * `v1.LeaseSpec`, `v1.MicroTime`); decode error texts name it. Never written to OpenAPI documents.
+   */
+  goType?: string;
 }
 
 /** What checking a decoded body against its kind's schema found. */

@@ -56,8 +56,9 @@ describe('ConfigMap', () => {
     assert.deepEqual(r.unknownFields.sort(), ['extra', 'metadata.bogus']);
     assert.equal(obj.extra, undefined);
     const bad = configMapKind.schema.normalize({ metadata: { name: 'a' }, data: { k: 5 } } as ApiObject);
+    // Go's decoder names the map field, never the key.
     assert.deepEqual(bad.typeErrors, [
-      'json: cannot unmarshal number into Go struct field ConfigMap.data.k of type string',
+      'json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
     ]);
   });
 
