@@ -5,7 +5,7 @@ import { STANDARD_VERBS } from '../../registry/resource.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
-import { validateDataMaps, validateImmutableData } from './data-keys.ts';
+import { validateConfigMapData, validateImmutableData } from './data-keys.ts';
 
 const schema = compileKindSchema({
   group: '',
@@ -53,10 +53,7 @@ export const configMapKind: KindDefinition = {
     ...NAMESPACED_DEFAULTS,
     validate: (obj) => [
       ...schema.validate(obj),
-      ...validateDataMaps([
-        ['data', obj.data as Maps, 'text'],
-        ['binaryData', obj.binaryData as Maps, 'base64'],
-      ]),
+      ...validateConfigMapData(obj.data as Maps, obj.binaryData as Maps),
     ],
     validateUpdate: (obj, old) => validateImmutableData(obj, old, ['data', 'binaryData']),
   },

@@ -1,12 +1,14 @@
 // Namespace: phase Active from creation; a delete sets it Terminating and the deletion waits for
 // spec.finalizers, which only the finalize sub-resource changes.
 
+import { type FieldError, invalid, newPath } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
-import { validateNamespaceName } from '../../machinery/validation/names.ts';
+import { isQualifiedName, validateNamespaceName } from '../../machinery/validation/names.ts';
 import { namespaceFinalizer } from '../../naming/finalizers.ts';
 import { labelKey, type NamingProfile } from '../../naming/profile.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
+import type { SchemaNode } from '../../schema/types.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
 
@@ -14,6 +16,36 @@ interface NamespaceShape extends ApiObject {
   spec?: { finalizers?: string[] };
   status?: { phase?: string; conditions?: unknown[] };
 }
+
+const namespaceCondition: SchemaNode = {
+  type: 'object',
+  description: 'NamespaceCondition contains details about state of namespace.',
+  required: ['type', 'status'],
+  properties: {
+    type: {
+      type: 'string',
+      goType: 'v1.NamespaceConditionType',
+      description: 'Type of namespace controller condition.',
+    },
+    status: {
+      type: 'string',
+      goType: 'v1.ConditionStatus',
+      description: 'Status of the condition, one of True, False, Unknown.',
+    },
+    lastTransitionTime: {
+      ref: 'Time',
+      description: 'Last time the condition transitioned from one status to another.',
+    },
+    reason: {
+      type: 'string',
+      description: "Unique, one-word, CamelCase reason for the condition's last transition.",
+    },
+    message: {
+      type: 'string',
+      description: 'Human-readable message indicating details about last transition.',
+    },
+  },
+};
 
 const schema = compileKindSchema({
   group: '',
@@ -23,44 +55,81 @@ const schema = compileKindSchema({
   properties: {
     spec: {
       type: 'object',
+      goType: 'v1.NamespaceSpec',
       description: 'Spec defines the behavior of the Namespace.',
       properties: {
         finalizers: {
           type: 'array',
           description:
             'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.',
-          items: { type: 'string', default: '' },
+          items: { type: 'string', default: '', goType: 'v1.FinalizerName' },
           listType: 'atomic',
         },
       },
     },
     status: {
       type: 'object',
+      goType: 'v1.NamespaceStatus',
       description: 'Status describes the current status of a Namespace.',
       properties: {
         phase: {
           type: 'string',
+          goType: 'v1.NamespacePhase',
           description: 'Phase is the current lifecycle phase of the namespace.',
           enum: ['Active', 'Terminating'],
         },
         conditions: {
           type: 'array',
           description: "Represents the latest available observations of a namespace's current state.",
-          items: { type: 'object', preserveUnknownFields: true },
+          items: { ref: 'NamespaceCondition' },
           listType: 'map',
           listMapKeys: ['type'],
         },
       },
     },
   },
+  definitions: { NamespaceCondition: namespaceCondition },
 });
+
+const PHASE_PATH = newPath('status', 'Phase');
+
+/** Upstream ties the phase to the deletion: Active until deleted, Terminating after. */
+function validatePhase(ns: NamespaceShape): FieldError[] {
+  const phase = ns.status?.phase ?? '';
+  if (ns.metadata?.deletionTimestamp === undefined) {
+    return phase === 'Active'
+      ? []
+      : [invalid(PHASE_PATH, phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+  }
+  return phase === 'Terminating'
+    ? []
+    : [invalid(PHASE_PATH, phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
+}
+
+/** spec.finalizers: qualified names, and a name without a domain must be a standard one. */
+function validateSpecFinalizers(ns: NamespaceShape, standard: ReadonlySet<string>): FieldError[] {
+  const errs: FieldError[] = [];
+  const list = Array.isArray(ns.spec?.finalizers) ? ns.spec.finalizers : [];
+  list.forEach((f, i) => {
+    const path = newPath('spec', 'finalizers').index(i);
+    const name = String(f);
+    for (const msg of isQualifiedName(name)) errs.push(invalid(path, name, msg));
+    if (!name.includes('/') && !standard.has(name)) {
+      errs.push(invalid(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
+    }
+  });
+  return errs;
+}
 
 export function namespaceKind(profile: NamingProfile): KindDefinition {
   const finalizer = namespaceFinalizer(profile);
   const nameLabel = labelKey(profile, 'metadata.name');
+  const standardFinalizers = new Set([finalizer, 'orphan', 'foregroundDeletion']);
+  // Upstream labels every named namespace with its own name (a generated name is set by then).
   const labelName = (obj: ApiObject) => {
-    const meta = obj.metadata ?? {};
-    meta.labels = { ...meta.labels, [nameLabel]: String(meta.name ?? '') };
+    const meta = obj.metadata;
+    if (meta === undefined || typeof meta.name !== 'string' || meta.name === '') return;
+    meta.labels = { ...meta.labels, [nameLabel]: meta.name };
   };
   return {
     resource: {
@@ -83,7 +152,10 @@ export function namespaceKind(profile: NamingProfile): KindDefinition {
       validateName: validateNamespaceName,
       prepareForCreate(obj) {
         const ns = obj as NamespaceShape;
-        ns.spec = { ...ns.spec, finalizers: [finalizer] };
+        // The system finalizer is added to whatever the client asked for; it is removed only by
+        // the namespace controller, through finalize.
+        const asked = Array.isArray(ns.spec?.finalizers) ? ns.spec.finalizers : [];
+        ns.spec = { ...ns.spec, finalizers: asked.includes(finalizer) ? asked : [...asked, finalizer] };
         ns.status = { phase: 'Active' };
         labelName(ns);
       },
@@ -103,8 +175,11 @@ export function namespaceKind(profile: NamingProfile): KindDefinition {
         const ns = obj as NamespaceShape;
         ns.status = { ...ns.status, phase: 'Terminating' };
       },
-      validate: (obj) => schema.validate(obj),
-      validateUpdate: () => [],
+      validate: (obj) => [
+        ...schema.validate(obj),
+        ...validateSpecFinalizers(obj as NamespaceShape, standardFinalizers),
+      ],
+      validateUpdate: (obj) => validatePhase(obj as NamespaceShape),
     },
     table: [
       NAME_COLUMN,

@@ -9,7 +9,7 @@ import { STANDARD_VERBS } from '../../registry/resource.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
-import { validateDataMaps, validateImmutableData } from './data-keys.ts';
+import { validateImmutableData, validateSecretData } from './data-keys.ts';
 
 type Data = Record<string, string>;
 
@@ -34,7 +34,9 @@ const schema = compileKindSchema({
     },
     type: {
       type: 'string',
-      description: 'Used to facilitate programmatic handling of secret data.',
+      goType: 'v1.SecretType',
+      description:
+        'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types',
     },
     immutable: {
       type: 'boolean',
@@ -43,6 +45,34 @@ const schema = compileKindSchema({
     },
   },
 });
+
+const REDACTED = '<secret contents redacted>';
+
+/**
+ * Why `text` is not a JSON object, in the words of Go's decoder for the common cases; null when it
+ * is one. Upstream decodes these keys into a map, so any other JSON value fails too.
+ */
+function jsonObjectProblem(text: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const trimmed = text.trim();
+    if (trimmed === '') return 'unexpected end of JSON input';
+    return `invalid character ${goCharQuote(trimmed[0])} looking for beginning of value`;
+  }
+  if (value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    const word = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+    return `json: cannot unmarshal ${word} into Go value of type map[string]interface {}`;
+  }
+  return null;
+}
+
+/** A character as Go's %q prints a byte in decoder errors: 'x'. */
+function goCharQuote(c: string): string {
+  return c === "'" ? "'\\''" : `'${c}'`;
+}
 
 /** Moves stringData into data (base64), as the write-only field promises. */
 function mergeStringData(obj: ApiObject): void {
@@ -65,12 +95,23 @@ export function secretKind(profile: NamingProfile): KindDefinition {
     [typeName('tls')]: ['tls.crt', 'tls.key'],
   };
 
+  const jsonKeys: Record<string, string> = {
+    [typeName('dockercfg')]: '.dockercfg',
+    [typeName('dockerconfigjson')]: '.dockerconfigjson',
+  };
+
   const validateType = (obj: ApiObject): FieldError[] => {
     const type = String(obj.type ?? '');
     const data = (obj.data as Data | undefined) ?? {};
     const errs: FieldError[] = [];
     for (const k of requiredKeys[type] ?? []) {
       if (data[k] === undefined) errs.push(required(newPath('data').key(k), ''));
+    }
+    // Docker configurations must at least be JSON objects; their contents stay unquoted in errors.
+    const jsonKey = jsonKeys[type];
+    if (jsonKey !== undefined && typeof data[jsonKey] === 'string') {
+      const problem = jsonObjectProblem(Buffer.from(data[jsonKey], 'base64').toString('utf8'));
+      if (problem !== null) errs.push(invalid(newPath('data').key(jsonKey), REDACTED, problem));
     }
     if (type === typeName('service-account-token') && !obj.metadata?.annotations?.[SA_NAME]) {
       errs.push(required(newPath('metadata', 'annotations').key(SA_NAME), ''));
@@ -103,7 +144,7 @@ export function secretKind(profile: NamingProfile): KindDefinition {
       },
       validate: (obj) => [
         ...schema.validate(obj),
-        ...validateDataMaps([['data', obj.data as Data | undefined, 'base64']]),
+        ...validateSecretData(obj.data as Data | undefined),
         ...validateType(obj),
       ],
       validateUpdate(obj, old) {

@@ -51,13 +51,7 @@ const schema = compileKindSchema({
       type: 'array',
       description:
         'ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount.',
-      items: {
-        type: 'object',
-        description:
-          'LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.',
-        properties: { name: { type: 'string', default: '', description: 'Name of the referent.' } },
-        structType: 'atomic',
-      },
+      items: { ref: 'LocalObjectReference' },
       listType: 'atomic',
     },
     automountServiceAccountToken: {
@@ -66,7 +60,16 @@ const schema = compileKindSchema({
         'AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted.',
     },
   },
-  definitions: { ObjectReference: objectReference },
+  definitions: {
+    ObjectReference: objectReference,
+    LocalObjectReference: {
+      type: 'object',
+      description:
+        'LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.',
+      properties: { name: { type: 'string', default: '', description: 'Name of the referent.' } },
+      structType: 'atomic',
+    },
+  },
 });
 
 export const serviceAccountKind: KindDefinition = {
