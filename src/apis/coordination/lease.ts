@@ -1,11 +1,13 @@
 // Lease: a holder identity with a duration, renewed by its holder (leader election, node heartbeats).
 
-import { type FieldError, invalid, newPath } from '../../machinery/field-errors.ts';
+import { type FieldError, forbidden, invalid, newPath, notSupported } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
+import { isQualifiedName } from '../../machinery/validation/names.ts';
 import { groupName, type NamingProfile } from '../../naming/profile.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
 import { STANDARD_VERBS } from '../../registry/resource.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
+import type { SchemaNode } from '../../schema/types.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
 
@@ -13,9 +15,14 @@ interface LeaseSpec {
   holderIdentity?: string;
   leaseDurationSeconds?: number;
   leaseTransitions?: number;
+  strategy?: string;
+  preferredHolder?: string;
 }
 
-const microTime = (description: string) => ({ type: 'string' as const, format: 'date-time', description });
+const microTime = (description: string): SchemaNode => ({ ref: 'MicroTime', description });
+
+/** Strategies upstream defines by a bare name; any other must be a domain-prefixed name. */
+const LEASE_STRATEGIES = ['OldestEmulationVersion'];
 
 function validateSpec(obj: ApiObject): FieldError[] {
   const spec = (obj.spec as LeaseSpec | undefined) ?? {};
@@ -31,6 +38,19 @@ function validateSpec(obj: ApiObject): FieldError[] {
       invalid(path.child('leaseTransitions'), spec.leaseTransitions, 'must be greater than or equal to 0'),
     );
   }
+  if (typeof spec.strategy === 'string') {
+    // Upstream nests the field name once more here: `spec.strategy.strategy`.
+    const at = path.child('strategy', 'strategy');
+    if (!spec.strategy.includes('/')) {
+      if (!LEASE_STRATEGIES.includes(spec.strategy))
+        errs.push(notSupported(at, spec.strategy, LEASE_STRATEGIES));
+    } else {
+      for (const msg of isQualifiedName(spec.strategy)) errs.push(invalid(at, spec.strategy, msg));
+    }
+  }
+  if (spec.preferredHolder && !spec.strategy) {
+    errs.push(forbidden(path.child('preferredHolder'), 'may only be specified if `strategy` is defined'));
+  }
   return errs;
 }
 
@@ -44,6 +64,7 @@ export function leaseKind(profile: NamingProfile): KindDefinition {
     properties: {
       spec: {
         type: 'object',
+        goType: 'v1.LeaseSpec',
         description: 'spec contains the specification of the Lease.',
         properties: {
           holderIdentity: {
@@ -67,6 +88,7 @@ export function leaseKind(profile: NamingProfile): KindDefinition {
           },
           strategy: {
             type: 'string',
+            goType: 'v1.CoordinatedLeaseStrategy',
             description:
               'Strategy indicates the strategy for picking the leader for coordinated leader election.',
           },
