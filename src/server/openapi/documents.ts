@@ -1,10 +1,26 @@
 // The Swagger 2.0 document (/openapi/v2) and the OpenAPI 3.0 documents, one per group-version
 // (/openapi/v3/<api/v1|apis/g/v>), with the index that names each by a content hash.
 //
-// What stock kubectl reads (1.32 and 1.35): `create`/`apply` ask /openapi/v3 for the group-version
-// document and look for a POST whose group-version-kind extension names the kind and whose
-// parameters include `fieldValidation`; finding it, they leave field validation to the server.
-// `explain` finds the schema in components.schemas by the same extension and prints descriptions.
+// What stock kubectl (1.32, 1.35) reads, from the client sources and checked against both binaries:
+// - The index (client-go openapi/client.go): `{paths: {"api/v1": {serverRelativeURL}}}`; a URL under
+//   /openapi/v3 is fetched with its `hash` query and `Accept: application/json`
+//   (openapi/groupversion.go, openapi3/root.go).
+// - The field validation probe (cli-runtime resource/query_param_verifier_v3.go, wired in kubectl's
+//   cmd/util/factory_client_access.go): in the group-version document, the first PATCH operation
+//   whose group-version-kind extension (one object on operations, a list on schemas) names the kind
+//   must list `fieldValidation` among the operation's own parameters; path-level ones are not read.
+//   Then create/apply/replace send fieldValidation=Strict and leave the checks to the server.
+// - explain (kubectl explain/v2/templates/plaintext.tmpl): the kind comes from a get/post/put/patch/
+//   delete operation of the collection or item path, the schema is the components.schemas entry whose
+//   extension list contains exactly that object; a $ref field's description sits beside an allOf.
+// - apply (kubectl cmd/apply/patcher.go): when the kind's PATCH lists
+//   application/strategic-merge-patch+json, the patch is computed from these v3 schemas.
+// - /openapi/v2 (client-go discovery/discovery_client.go OpenAPISchema) is asked for only as
+//   application/com.github.proto-openapi.spec.v2@v1.0+protobuf and parsed as protobuf with no JSON
+//   fallback: a JSON answer fails with `proto: cannot parse invalid wire-format data` (kubectl 1.35
+//   `explain --output plaintext-openapiv2`). kubectl reads v2 only as a fallback: apply when v3 has
+//   no answer (errors ignored), client-side validation when the v3 probe errors (then the v2 error
+//   fails the command). The JSON document serves other clients until a protobuf encoding exists.
 
 import { createHash } from 'node:crypto';
 import type { NamingProfile } from '../../naming/profile.ts';
