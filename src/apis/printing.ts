@@ -4,7 +4,8 @@ import type { ApiObject } from '../machinery/object.ts';
 
 /** A duration in upstream's short human form: `45s`, `5m10s`, `3h`, `2d5h`, `1y20d`. */
 export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
+  // Go converts with int(), which truncates toward zero: a clock 1.5s ahead still reads 0s.
+  const seconds = Math.trunc(ms / 1000);
   if (seconds < -1) return '<invalid>';
   if (seconds < 0) return '0s';
   if (seconds < 120) return `${seconds}s`;

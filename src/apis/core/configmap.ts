@@ -7,6 +7,9 @@ import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
 import { validateConfigMapData, validateImmutableData } from './data-keys.ts';
 
+const DATA_DESCRIPTION =
+  "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.";
+
 const schema = compileKindSchema({
   group: '',
   version: 'v1',
@@ -15,8 +18,7 @@ const schema = compileKindSchema({
   properties: {
     data: {
       type: 'object',
-      description:
-        "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.",
+      description: DATA_DESCRIPTION,
       additionalProperties: { type: 'string', default: '' },
     },
     binaryData: {
@@ -61,8 +63,8 @@ export const configMapKind: KindDefinition = {
     NAME_COLUMN,
     {
       name: 'Data',
-      type: 'integer',
-      description: 'Number of keys in data and binaryData.',
+      type: 'string',
+      description: DATA_DESCRIPTION,
       cell: (obj) =>
         Object.keys((obj.data as object) ?? {}).length + Object.keys((obj.binaryData as object) ?? {}).length,
     },

@@ -13,6 +13,10 @@ import { validateImmutableData, validateSecretData } from './data-keys.ts';
 
 type Data = Record<string, string>;
 
+const DATA_DESCRIPTION =
+  "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here.";
+const TYPE_DESCRIPTION = 'Used to facilitate programmatic handling of secret data.';
+
 const schema = compileKindSchema({
   group: '',
   version: 'v1',
@@ -22,8 +26,7 @@ const schema = compileKindSchema({
   properties: {
     data: {
       type: 'object',
-      description:
-        "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here.",
+      description: DATA_DESCRIPTION,
       additionalProperties: { type: 'string', format: 'byte' },
     },
     stringData: {
@@ -35,8 +38,7 @@ const schema = compileKindSchema({
     type: {
       type: 'string',
       goType: 'v1.SecretType',
-      description:
-        'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types',
+      description: TYPE_DESCRIPTION,
     },
     immutable: {
       type: 'boolean',
@@ -155,11 +157,11 @@ export function secretKind(profile: NamingProfile): KindDefinition {
     },
     table: [
       NAME_COLUMN,
-      { name: 'Type', type: 'string', description: 'The type of the secret', cell: (obj) => obj.type ?? '' },
+      { name: 'Type', type: 'string', description: TYPE_DESCRIPTION, cell: (obj) => obj.type ?? '' },
       {
         name: 'Data',
-        type: 'integer',
-        description: 'The number of keys in the secret',
+        type: 'string',
+        description: DATA_DESCRIPTION,
         cell: (obj) => Object.keys((obj.data as object) ?? {}).length,
       },
       AGE_COLUMN,
