@@ -11,6 +11,7 @@ import { compileKindSchema } from '../../schema/compile.ts';
 import type { SchemaNode } from '../../schema/types.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
+import { standardFinalizers, validateBareFinalizers } from './finalizer-names.ts';
 
 interface NamespaceShape extends ApiObject {
   spec?: { finalizers?: string[] };
@@ -108,15 +109,14 @@ function validatePhase(ns: NamespaceShape): FieldError[] {
 
 /** spec.finalizers: qualified names, and a name without a domain must be a standard one. */
 function validateSpecFinalizers(ns: NamespaceShape, standard: ReadonlySet<string>): FieldError[] {
-  const errs: FieldError[] = [];
+  const path = newPath('spec', 'finalizers');
   const list = Array.isArray(ns.spec?.finalizers) ? ns.spec.finalizers : [];
+  const errs: FieldError[] = [];
+  // Per name, as upstream: the qualified-name messages first, then the standard-name rule.
   list.forEach((f, i) => {
-    const path = newPath('spec', 'finalizers').index(i);
-    const name = String(f);
-    for (const msg of isQualifiedName(name)) errs.push(invalid(path, name, msg));
-    if (!name.includes('/') && !standard.has(name)) {
-      errs.push(invalid(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
-    }
+    for (const msg of isQualifiedName(String(f))) errs.push(invalid(path.index(i), String(f), msg));
+    for (const e of validateBareFinalizers([f], path, standard))
+      errs.push({ ...e, field: path.index(i).toString() });
   });
   return errs;
 }
@@ -124,7 +124,7 @@ function validateSpecFinalizers(ns: NamespaceShape, standard: ReadonlySet<string
 export function namespaceKind(profile: NamingProfile): KindDefinition {
   const finalizer = namespaceFinalizer(profile);
   const nameLabel = labelKey(profile, 'metadata.name');
-  const standardFinalizers = new Set([finalizer, 'orphan', 'foregroundDeletion']);
+  const standard = standardFinalizers(profile);
   // Upstream labels every named namespace with its own name (a generated name is set by then).
   const labelName = (obj: ApiObject) => {
     const meta = obj.metadata;
@@ -177,7 +177,7 @@ export function namespaceKind(profile: NamingProfile): KindDefinition {
       },
       validate: (obj) => [
         ...schema.validate(obj),
-        ...validateSpecFinalizers(obj as NamespaceShape, standardFinalizers),
+        ...validateSpecFinalizers(obj as NamespaceShape, standard),
       ],
       validateUpdate: (obj) => validatePhase(obj as NamespaceShape),
     },

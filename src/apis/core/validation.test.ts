@@ -6,6 +6,7 @@ import { errorString } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { labelKey, namingProfile } from '../../naming/profile.ts';
 import { configMapKind } from './configmap.ts';
+import { coreKinds } from './index.ts';
 import { namespaceKind } from './namespace.ts';
 import { secretKind } from './secret.ts';
 import { serviceAccountKind } from './serviceaccount.ts';
@@ -187,5 +188,20 @@ describe('ServiceAccount rules', () => {
     assert.deepEqual(r.typeErrors, [
       'json: cannot unmarshal number into Go struct field LocalObjectReference.imagePullSecrets.name of type string',
     ]);
+  });
+});
+
+describe('core metadata rules', () => {
+  it('every core kind refuses bare metadata finalizers that are not standard, at their index', () => {
+    for (const kind of coreKinds(profile)) {
+      const errs = texts(
+        kind.strategy.validate({ metadata: { name: 'a', finalizers: ['orphan', 'mine', 'x.io/y'] } }),
+      );
+      assert.equal(
+        errs[0],
+        'metadata.finalizers[1]: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified',
+        kind.resource.kind,
+      );
+    }
   });
 });
