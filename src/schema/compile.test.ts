@@ -152,6 +152,10 @@ describe('compileKindSchema: type errors', () => {
     assert.equal(first({ spec: { blob: 'not base64!!' } }), 'illegal base64 data at input byte 3');
     assert.equal(first({ spec: { blob: 'YWJj\nZGVm' } }), undefined);
     assert.equal(
+      (normalize({ spec: { blob: 'YWJj\r\nZGVm' } }).obj.spec as Record<string, unknown>).blob,
+      'YWJjZGVm',
+    );
+    assert.equal(
       first({ spec: { renewTime: '2024-01-01T00:00:00Z' } }),
       'parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
     );

@@ -181,8 +181,14 @@ class Compiled implements KindSchema {
         }
         if (n.format === 'byte') {
           const at = goBase64ErrorOffset(value);
-          if (at >= 0) r.typeErrors.push(base64Error(at));
-          return value;
+          if (at >= 0) {
+            r.typeErrors.push(base64Error(at));
+            return value;
+          }
+          // Upstream holds the bytes and writes them back in the canonical encoding (no line breaks).
+          return /[\r\n]/.test(value)
+            ? Buffer.from(value.replace(/[\r\n]/g, ''), 'base64').toString('base64')
+            : value;
         }
         if (n.format === 'date-time') {
           const parsed = parseGoTime(value, n.goType === 'v1.MicroTime');
