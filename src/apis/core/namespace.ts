@@ -175,10 +175,9 @@ export function namespaceKind(profile: NamingProfile): KindDefinition {
         const ns = obj as NamespaceShape;
         ns.status = { ...ns.status, phase: 'Terminating' };
       },
-      validate: (obj) => [
-        ...schema.validate(obj),
-        ...validateSpecFinalizers(obj as NamespaceShape, standard),
-      ],
+      // The schema's enum and required markers document the API only: upstream checks the phase
+      // against the deletion (validateUpdate) and leaves conditions to the controller.
+      validate: (obj) => validateSpecFinalizers(obj as NamespaceShape, standard),
       validateUpdate: (obj) => validatePhase(obj as NamespaceShape),
     },
     table: [

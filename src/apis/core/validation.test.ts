@@ -174,6 +174,16 @@ describe('Namespace rules', () => {
     assert.equal(ns.metadata?.labels, undefined);
   });
 
+  it('a bad phase gets the deletion rule only, as upstream (the enum documents)', () => {
+    const ns: ApiObject = {
+      metadata: { name: 'a' },
+      status: { phase: 'Sleeping', conditions: [{ type: 'X' }] },
+    };
+    assert.deepEqual(texts([...s.validate(ns), ...s.validateUpdate(ns, ns)]), [
+      'status.Phase: Invalid value: "Sleeping": may only be \'Active\' if `deletionTimestamp` is empty',
+    ]);
+  });
+
   it('conditions are typed: unknown fields in them are pruned', () => {
     const obj = { status: { conditions: [{ type: 'X', status: 'True', junk: 1 }] } } as unknown as ApiObject;
     assert.deepEqual(kind.schema.normalize(obj).unknownFields, ['status.conditions[0].junk']);
