@@ -21,9 +21,12 @@ export class Compactor {
     db: Db,
     stmts: Statements,
     private readonly keys: KeyIndex,
+    currentRevision: () => Revision,
   ) {
     this.compacted = stmts.getMeta.get('compacted')?.value ?? 0;
     this.runBatch = db.transaction((from: Revision, to: Revision): Revision => {
+      // The newest row may go in this batch; the revision must not go with it (see schema.ts).
+      stmts.setMeta.run(currentRevision(), 'revision');
       const rows = stmts.compactBatch.all(from, to, BATCH);
       for (const row of rows) {
         if (row.prev !== null) {

@@ -30,7 +30,14 @@ import { decodeValue, encodeValue } from '../value-codec.ts';
 import { prefixEnd } from '../watch-queue.ts';
 import { CompactionSchedule, Compactor } from './compactor.ts';
 import { KeyIndex } from './key-index.ts';
-import { type Db, openDatabase, prepareStatements, type Statements, type StoredRow } from './schema.ts';
+import {
+  type Db,
+  openDatabase,
+  prepareStatements,
+  type Statements,
+  type StoredRow,
+  storedRevision,
+} from './schema.ts';
 import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteRequest } from './write-batcher.ts';
 
@@ -62,9 +69,9 @@ export class SqliteStorage implements Storage {
   constructor(opts: SqliteStorageOptions) {
     this.db = openDatabase(opts.path);
     this.stmts = prepareStatements(this.db);
-    const revision = this.stmts.getMeta.get('revision')?.value ?? 0;
+    const revision = storedRevision(this.stmts);
     this.keys = new KeyIndex(this.db, this.stmts);
-    this.compactor = new Compactor(this.db, this.stmts, this.keys);
+    this.compactor = new Compactor(this.db, this.stmts, this.keys, () => this.batcher.currentRevision);
     this.hub = new WatchHub({
       stmts: this.stmts,
       currentRevision: () => this.batcher.currentRevision,

@@ -117,7 +117,7 @@ export class WriteBatcher {
       results.push(r);
       if (!(r instanceof Error) && r.ok) changes.push(r.change);
     }
-    if (changes.length > 0) this.stmts.setMeta.run(this.revision, 'revision');
+    // No meta update: the newest log row carries the revision (see schema.ts).
     return { results, changes };
   }
 
