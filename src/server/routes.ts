@@ -2,6 +2,7 @@
 // the discovery documents, /version, OpenAPI and the health endpoints. Unknown paths are a 404
 // Status, as upstream answers them.
 
+import { negotiateOutput } from '../codec/negotiation.ts';
 import { genericServerResponse } from '../machinery/status.ts';
 import type { Handler, RequestContext } from './context.ts';
 import {
@@ -108,7 +109,12 @@ export function buildRouter(deps: RouteDeps): Handler {
         break;
       }
       case 'openapi': {
-        if (rest.length === 1 && rest[0] === 'v2') return writeJson(ctx, 200, deps.openapi.v2());
+        if (rest.length === 1 && rest[0] === 'v2') {
+          // kubectl asks for the protobuf form only and cannot read JSON sent in its place; a 406
+          // tells it the truth until the protobuf encoding exists.
+          negotiateOutput(ctx.req.headers.accept, { metaGroups: [], tables: false });
+          return writeJson(ctx, 200, deps.openapi.v2());
+        }
         if (rest[0] === 'v3') {
           if (rest.length === 1) return writeJson(ctx, 200, deps.openapi.v3Index());
           const doc = deps.openapi.v3(rest.slice(1).join('/'));

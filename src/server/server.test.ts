@@ -167,6 +167,11 @@ describe('server over HTTPS', () => {
     const v2 = await call({ path: '/openapi/v2' });
     assert.equal(v2.status, 200);
     assert.equal(v2.json().swagger, '2.0');
+    const protobufOnly = await call({
+      path: '/openapi/v2',
+      headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+    });
+    assert.equal(protobufOnly.status, 406);
     const index = await call({ path: '/openapi/v3' });
     const paths = index.json().paths as Record<string, { serverRelativeURL: string }>;
     assert.ok(paths['api/v1'], Object.keys(paths).join(','));
