@@ -54,7 +54,15 @@ export type Db = Database.Database;
 
 export function openDatabase(path: string): Db {
   const db = new Database(path);
+  // Stored objects are typically about 1 KiB. A 4 KiB page holds three of them and leaves a fifth
+  // of itself empty; an 8 KiB page holds seven. Commits write whole pages to the WAL, so this is
+  // about 15% less to write and fsync per object. (Applies when the file is created.)
+  db.pragma('page_size = 8192');
   db.pragma('journal_mode = WAL');
+  // Checkpoint every 2000 pages (16 MiB of WAL) rather than SQLite's 1000: half as many
+  // checkpoints, each with its own fsyncs, and pages rewritten by many commits (B-tree interior
+  // pages, the key index) are copied to the database once per checkpoint.
+  db.pragma('wal_autocheckpoint = 2000');
   // FULL: a commit is on disk (WAL fsynced) before we acknowledge the write.
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
