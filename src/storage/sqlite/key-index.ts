@@ -13,7 +13,7 @@
 // for ASCII, and the registry's keys are ASCII (DNS names and path segments).
 
 import type { Revision } from '../interface.ts';
-import type { Db, Statements } from './schema.ts';
+import { type Db, INDEX_INSERT_CHUNK, type Statements } from './schema.ts';
 
 export interface KeyState {
   revision: Revision;
@@ -49,7 +49,19 @@ export class KeyIndex {
   ) {
     const indexed = stmts.getMeta.get('indexed')?.value ?? 0;
     this.writeEntries = db.transaction((entries: RangeEntry[], through: Revision) => {
-      for (const e of entries) stmts.indexInsert.run(e.key, e.revision, e.deleted ? 1 : 0);
+      let i = 0;
+      for (; i + INDEX_INSERT_CHUNK <= entries.length; i += INDEX_INSERT_CHUNK) {
+        const params: unknown[] = [];
+        for (let j = i; j < i + INDEX_INSERT_CHUNK; j++) {
+          const e = entries[j];
+          params.push(e.key, e.revision, e.deleted ? 1 : 0);
+        }
+        stmts.indexInsertMany.run(params);
+      }
+      for (; i < entries.length; i++) {
+        const e = entries[i];
+        stmts.indexInsert.run(e.key, e.revision, e.deleted ? 1 : 0);
+      }
       stmts.setMeta.run(through, 'indexed');
     });
     for (const row of stmts.logAfter.iterate(indexed)) {

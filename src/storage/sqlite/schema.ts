@@ -72,6 +72,18 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
+/**
+ * Rows per multi-row INSERT: one statement execution instead of many saves the per-call cost of
+ * better-sqlite3 (binding, stepping, resetting), a measurable share of a 1 KiB insert.
+ */
+export const INSERT_CHUNK = 16;
+export const INDEX_INSERT_CHUNK = 64;
+
+function rowsOf(columns: number, rows: number): string {
+  const row = `(${Array(columns).fill('?').join(', ')})`;
+  return Array(rows).fill(row).join(', ');
+}
+
 /** Every statement the backend runs, prepared once per database. */
 export function prepareStatements(db: Db) {
   type IndexRow = { revision: number; deleted: number };
@@ -81,6 +93,10 @@ export function prepareStatements(db: Db) {
     ),
     insert: db.prepare<[number, string, number, number | null, number, string]>(
       'INSERT INTO log (revision, key, created, prev, deleted, value) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    /** INSERT_CHUNK rows in one statement: flat parameters, six per row. */
+    insertMany: db.prepare<unknown[]>(
+      `INSERT INTO log (revision, key, created, prev, deleted, value) VALUES ${rowsOf(6, INSERT_CHUNK)}`,
     ),
     logAfter: db.prepare<[number], { key: string; revision: number; deleted: number }>(
       'SELECT key, revision, deleted FROM log WHERE revision > ? ORDER BY revision',
@@ -119,6 +135,10 @@ export function prepareStatements(db: Db) {
     ),
     indexInsert: db.prepare<[string, number, number]>(
       'INSERT OR REPLACE INTO keyidx (key, revision, deleted) VALUES (?, ?, ?)',
+    ),
+    /** INDEX_INSERT_CHUNK entries in one statement: flat parameters, three per entry. */
+    indexInsertMany: db.prepare<unknown[]>(
+      `INSERT OR REPLACE INTO keyidx (key, revision, deleted) VALUES ${rowsOf(3, INDEX_INSERT_CHUNK)}`,
     ),
     indexDelete: db.prepare<[string, number]>('DELETE FROM keyidx WHERE key = ? AND revision = ?'),
     compactBatch: db.prepare<

@@ -6,7 +6,7 @@
 import { KeyExistsError, KeyNotFoundError, UnavailableError } from '../errors.ts';
 import type { Revision } from '../interface.ts';
 import type { KeyIndex } from './key-index.ts';
-import type { Db, Statements, StoredRow } from './schema.ts';
+import { type Db, INSERT_CHUNK, type Statements, type StoredRow } from './schema.ts';
 
 export type WriteKind = 'create' | 'update' | 'delete';
 
@@ -42,6 +42,9 @@ interface Pending {
 
 export class WriteBatcher {
   private queue: Pending[] = [];
+  /** Log rows of the batch being applied, not inserted yet (see insertRow). */
+  private rowParams: unknown[] = [];
+  private bufferedRows = 0;
   private scheduled = false;
   private closed = false;
   private readonly commitBatch: (batch: Pending[]) => {
@@ -112,17 +115,54 @@ export class WriteBatcher {
   private applyBatch(batch: Pending[]): { results: (WriteOutcome | Error)[]; changes: CommittedChange[] } {
     const results: (WriteOutcome | Error)[] = [];
     const changes: CommittedChange[] = [];
+    this.rowParams = [];
+    this.bufferedRows = 0;
     for (const { request } of batch) {
       const r = this.applyOne(request);
       results.push(r);
       if (!(r instanceof Error) && r.ok) changes.push(r.change);
     }
+    this.insertBuffered();
     // No meta update: the newest log row carries the revision (see schema.ts).
     return { results, changes };
   }
 
+  /** Queues a log row; rows go in by INSERT_CHUNK per statement. */
+  private insertRow(
+    revision: Revision,
+    key: string,
+    created: Revision,
+    prev: Revision | null,
+    deleted: number,
+    value: string,
+  ): void {
+    this.rowParams.push(revision, key, created, prev, deleted, value);
+    if (++this.bufferedRows === INSERT_CHUNK) this.insertBuffered();
+  }
+
+  private insertBuffered(): void {
+    const p = this.rowParams;
+    if (this.bufferedRows === INSERT_CHUNK) this.stmts.insertMany.run(p);
+    else {
+      for (let i = 0; i < p.length; i += 6) {
+        this.stmts.insert.run(
+          p[i] as number,
+          p[i + 1] as string,
+          p[i + 2] as number,
+          p[i + 3] as number | null,
+          p[i + 4] as number,
+          p[i + 5] as string,
+        );
+      }
+    }
+    this.rowParams = [];
+    this.bufferedRows = 0;
+  }
+
   private applyOne(req: WriteRequest): WriteOutcome | Error {
     const state = this.keys.state(req.key);
+    // The row may be one of this batch's, still queued.
+    if (state !== undefined && this.bufferedRows > 0) this.insertBuffered();
     const latest: StoredRow | undefined = state && this.stmts.rowAt.get(state.revision);
     const live = latest !== undefined && latest.deleted === 0;
     const liveRevision = live ? latest.revision : 0;
@@ -134,7 +174,7 @@ export class WriteBatcher {
     const revision = ++this.revision;
     const prev = latest?.revision ?? null;
     if (req.kind === 'delete') {
-      this.stmts.insert.run(revision, req.key, latest!.created, prev, 1, latest!.value);
+      this.insertRow(revision, req.key, latest!.created, prev, 1, latest!.value);
       this.keys.record(req.key, revision, true);
       return {
         ok: true,
@@ -142,7 +182,7 @@ export class WriteBatcher {
       };
     }
     const created = live ? latest.created : revision;
-    this.stmts.insert.run(revision, req.key, created, prev, 0, req.value);
+    this.insertRow(revision, req.key, created, prev, 0, req.value);
     this.keys.record(req.key, revision, false);
     return {
       ok: true,
