@@ -26,9 +26,10 @@ import type {
   WatchStream,
 } from '../interface.ts';
 import { checkPreconditions } from '../preconditions.ts';
-import { decodeValue, encodeValue } from '../value-codec.ts';
+import { decodeValue, encodeValue, stampRevision } from '../value-codec.ts';
 import { prefixEnd } from '../watch-queue.ts';
 import { CompactionSchedule, Compactor } from './compactor.ts';
+import { copyStored } from './json-copy.ts';
 import { KeyIndex } from './key-index.ts';
 import {
   type Db,
@@ -97,9 +98,10 @@ export class SqliteStorage implements Storage {
       throw new InvalidObjectError(key, 'resourceVersion should not be set on objects to be created');
     }
     const value = encodeValue(key, obj);
+    const copy = copyStored(obj);
     const outcome = await this.write({ kind: 'create', key, value, expect: 0 });
     if (!outcome.ok) throw new UnavailableError(`create of ${key} lost a race it cannot lose`);
-    return decodeValue(key, value, outcome.change.revision);
+    return stored(key, value, copy, outcome.change.revision);
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<ApiObject> {
@@ -172,8 +174,9 @@ export class SqliteStorage implements Storage {
       }
       const value = encodeValue(key, next);
       if (live !== undefined && value === live.value) return decodeValue(key, live.value, live.revision);
+      const copy = copyStored(next);
       const outcome = await this.write({ kind: 'update', key, value, expect: live?.revision ?? 0 });
-      if (outcome.ok) return decodeValue(key, value, outcome.change.revision);
+      if (outcome.ok) return stored(key, value, copy, outcome.change.revision);
     }
   }
 
@@ -268,4 +271,12 @@ export class SqliteStorage implements Storage {
     if (at.revision < compacted) throw new CompactedError(key, at.revision, compacted);
     return at.revision;
   }
+}
+
+/**
+ * The object a write stored, as a read of it would return it: the copy made when it was encoded
+ * if there is one (see json-copy.ts), else parsed from the stored JSON.
+ */
+function stored(key: string, value: string, copy: Record<string, unknown> | undefined, revision: Revision) {
+  return copy === undefined ? decodeValue(key, value, revision) : stampRevision(copy as ApiObject, revision);
 }
