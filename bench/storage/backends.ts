@@ -20,7 +20,7 @@ export interface BackendHarness {
 
 async function openSqlite(): Promise<BackendHarness> {
   const { openSqliteStorage } = await import('../../src/storage/sqlite/index.ts');
-  const dir = mkdtempSync(join(tmpdir(), 'plat-bench-sqlite-'));
+  const dir = mkdtempSync(join(tmpdir(), 'bench-sqlite-'));
   const path = join(dir, 'store.db');
   let storage: Storage;
   try {

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStorage } from './index.ts';
 
 const writer = fileURLToPath(new URL('../testing/sqlite-crash-writer.ts', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'plat-crash-'));
+const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-crash-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 it('after kill -9 mid-load, every acknowledged write is there and nothing is torn', async () => {

@@ -10,7 +10,7 @@ import type { ApiObject } from '../../machinery/object.ts';
 import { isStorageError } from '../errors.ts';
 import { openSqliteStorage } from './index.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'plat-sqlite-backend-'));
+const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-sqlite-backend-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const newPath = () => join(dir, `s${n++}.db`);

@@ -9,7 +9,7 @@ let n = 0;
 
 runStorageConformance('sqlite', {
   async setup() {
-    dir = mkdtempSync(join(tmpdir(), 'plat-sqlite-'));
+    dir = mkdtempSync(join(tmpdir(), 'apiserver-test-sqlite-'));
   },
   async teardown() {
     rmSync(dir, { recursive: true, force: true });
