@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { ApiObject } from '../machinery/object.ts';
-import { type ApiError, statusOf } from '../machinery/status.ts';
-import { nameIsDNSSubdomain } from '../machinery/validation/names.ts';
 import { openSqliteStorage, type SqliteStorage } from '../storage/sqlite/index.ts';
 import { GenericStore, type WireWatchEvent } from './generic-store.ts';
 import { STANDARD_VERBS } from './resource.ts';
 import type { Strategy } from './strategy.ts';
+import { rejectionStatus, testStrategy } from './testing/store-fixtures.ts';
 
-const strategy = (over: Partial<Strategy> = {}): Strategy => ({
-  namespaced: true,
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
-  tracksGeneration: true,
-  hasStatus: true,
-  returnDeletedObject: false,
-  validateName: nameIsDNSSubdomain,
-  validate: () => [],
-  validateUpdate: () => [],
-  specChanged: (a, b) => JSON.stringify(a.spec) !== JSON.stringify(b.spec),
-  ...over,
-});
+const strategy = (over: Partial<Strategy> = {}): Strategy =>
+  testStrategy({
+    tracksGeneration: true,
+    hasStatus: true,
+    specChanged: (a, b) => JSON.stringify(a.spec) !== JSON.stringify(b.spec),
+    ...over,
+  });
 
 const resource = {
   group: 'example.test',
@@ -37,14 +30,7 @@ const resource = {
 const widget = (name: string, extra: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) =>
   ({ metadata: { name, ...meta }, spec: { size: 1 }, ...extra }) as ApiObject;
 
-async function status(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    return statusOf(err as ApiError);
-  }
-  assert.fail('expected an error');
-}
+const status = rejectionStatus;
 
 async function take(it: AsyncIterator<WireWatchEvent>, n: number): Promise<WireWatchEvent[]> {
   const out: WireWatchEvent[] = [];

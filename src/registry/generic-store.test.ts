@@ -1,25 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { ApiObject } from '../machinery/object.ts';
-import { type ApiError, statusOf } from '../machinery/status.ts';
-import { nameIsDNSSubdomain } from '../machinery/validation/names.ts';
 import { openSqliteStorage, type SqliteStorage } from '../storage/sqlite/index.ts';
 import { GenericStore } from './generic-store.ts';
 import { STANDARD_VERBS } from './resource.ts';
 import type { Strategy } from './strategy.ts';
+import { rejectionStatus, testStrategy } from './testing/store-fixtures.ts';
 
-const strategy = (over: Partial<Strategy> = {}): Strategy => ({
-  namespaced: true,
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
-  tracksGeneration: false,
-  hasStatus: false,
-  returnDeletedObject: false,
-  validateName: nameIsDNSSubdomain,
-  validate: () => [],
-  validateUpdate: () => [],
-  ...over,
-});
+const strategy = testStrategy;
 
 const resource = {
   group: '',
@@ -44,14 +32,7 @@ const cm = (
   data,
 });
 
-async function status(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    return statusOf(err as ApiError);
-  }
-  assert.fail('expected an error');
-}
+const status = rejectionStatus;
 
 describe('generic store', () => {
   let storage: SqliteStorage;

@@ -106,146 +106,148 @@ function opId(verb: string, k: KindDefinition, scope: string, suffix = ''): stri
   return `${verb}${g}${v}${scope}${k.resource.kind}${suffix}`;
 }
 
+/** What each verb becomes as an operation; `subject` is `the specified Kind` or `status of ...`. */
+interface VerbSpec {
+  method: Operation['method'];
+  action: string;
+  idVerb: string;
+  describe: (subject: string, kind: string) => string;
+  response: 'kind' | 'list' | 'Status';
+  hasBody: boolean;
+  query: string[];
+}
+
+const COLLECTION_VERBS: Record<string, VerbSpec> = {
+  list: {
+    method: 'get',
+    action: 'list',
+    idVerb: 'list',
+    describe: (_s, k) => `list or watch objects of kind ${k}`,
+    response: 'list',
+    hasBody: false,
+    query: LIST_QUERY,
+  },
+  create: {
+    method: 'post',
+    action: 'post',
+    idVerb: 'create',
+    describe: (_s, k) => `create a ${k}`,
+    response: 'kind',
+    hasBody: true,
+    query: WRITE_QUERY,
+  },
+  deletecollection: {
+    method: 'delete',
+    action: 'deletecollection',
+    idVerb: 'deleteCollection',
+    describe: (_s, k) => `delete collection of ${k}`,
+    response: 'Status',
+    hasBody: false,
+    query: ['dryRun', 'gracePeriodSeconds', 'propagationPolicy', ...LIST_QUERY],
+  },
+};
+
+const OBJECT_VERBS: Record<string, VerbSpec> = {
+  get: {
+    method: 'get',
+    action: 'get',
+    idVerb: 'read',
+    describe: (s) => `read ${s}`,
+    response: 'kind',
+    hasBody: false,
+    query: [],
+  },
+  update: {
+    method: 'put',
+    action: 'put',
+    idVerb: 'replace',
+    describe: (s) => `replace ${s}`,
+    response: 'kind',
+    hasBody: true,
+    query: WRITE_QUERY,
+  },
+  patch: {
+    method: 'patch',
+    action: 'patch',
+    idVerb: 'patch',
+    describe: (s) => `partially update ${s}`,
+    response: 'kind',
+    hasBody: true,
+    query: [...WRITE_QUERY, 'force'],
+  },
+  delete: {
+    method: 'delete',
+    action: 'delete',
+    idVerb: 'delete',
+    describe: (_s, k) => `delete a ${k}`,
+    response: 'Status',
+    hasBody: false,
+    query: ['dryRun', 'gracePeriodSeconds', 'propagationPolicy'],
+  },
+};
+
+/** The operations of `verbs` that `table` knows, in the table's order. */
+function operations(
+  k: KindDefinition,
+  table: Record<string, VerbSpec>,
+  verbs: readonly string[],
+  scope: string,
+  suffix: string,
+  subject: string,
+): Operation[] {
+  const r = k.resource;
+  const responseOf = { kind: r.kind, list: r.listKind, Status: 'Status' };
+  return Object.entries(table)
+    .filter(([verb]) => verbs.includes(verb))
+    .map(([, v]) => ({
+      method: v.method,
+      action: v.action,
+      operationId: opId(v.idVerb, k, scope, suffix),
+      description: v.describe(subject, r.kind),
+      responseKind: responseOf[v.response],
+      hasBody: v.hasBody,
+      query: v.query,
+    }));
+}
+
 export function pathItems(k: KindDefinition): PathItem[] {
   const r = k.resource;
   const root = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-  const nsd = r.namespaced;
-  const base = nsd ? `${root}/namespaces/{namespace}/${r.resource}` : `${root}/${r.resource}`;
-  const scope = nsd ? 'Namespaced' : '';
-  const baseParams = nsd ? ['namespace'] : [];
-  const verbs = new Set(r.verbs);
-  const items: PathItem[] = [];
-  const collection: Operation[] = [];
-  if (verbs.has('list'))
-    collection.push({
-      method: 'get',
-      action: 'list',
-      operationId: opId('list', k, scope),
-      description: `list or watch objects of kind ${r.kind}`,
-      responseKind: r.listKind,
-      hasBody: false,
-      query: LIST_QUERY,
-    });
-  if (verbs.has('create'))
-    collection.push({
-      method: 'post',
-      action: 'post',
-      operationId: opId('create', k, scope),
-      description: `create a ${r.kind}`,
-      responseKind: r.kind,
-      hasBody: true,
-      query: WRITE_QUERY,
-    });
-  if (verbs.has('deletecollection'))
-    collection.push({
-      method: 'delete',
-      action: 'deletecollection',
-      operationId: opId('deleteCollection', k, scope),
-      description: `delete collection of ${r.kind}`,
-      responseKind: 'Status',
-      hasBody: false,
-      query: ['dryRun', 'gracePeriodSeconds', 'propagationPolicy', ...LIST_QUERY],
-    });
-  items.push({ path: base, pathParams: baseParams, operations: collection, kind: k });
-
-  const one: Operation[] = [];
-  if (verbs.has('get'))
-    one.push({
-      method: 'get',
-      action: 'get',
-      operationId: opId('read', k, scope),
-      description: `read the specified ${r.kind}`,
-      responseKind: r.kind,
-      hasBody: false,
-      query: [],
-    });
-  if (verbs.has('update'))
-    one.push({
-      method: 'put',
-      action: 'put',
-      operationId: opId('replace', k, scope),
-      description: `replace the specified ${r.kind}`,
-      responseKind: r.kind,
-      hasBody: true,
-      query: WRITE_QUERY,
-    });
-  if (verbs.has('patch'))
-    one.push({
-      method: 'patch',
-      action: 'patch',
-      operationId: opId('patch', k, scope),
-      description: `partially update the specified ${r.kind}`,
-      responseKind: r.kind,
-      hasBody: true,
-      query: [...WRITE_QUERY, 'force'],
-    });
-  if (verbs.has('delete'))
-    one.push({
-      method: 'delete',
-      action: 'delete',
-      operationId: opId('delete', k, scope),
-      description: `delete a ${r.kind}`,
-      responseKind: 'Status',
-      hasBody: false,
-      query: ['dryRun', 'gracePeriodSeconds', 'propagationPolicy'],
-    });
-  items.push({ path: `${base}/{name}`, pathParams: [...baseParams, 'name'], operations: one, kind: k });
-
+  const base = r.namespaced ? `${root}/namespaces/{namespace}/${r.resource}` : `${root}/${r.resource}`;
+  const scope = r.namespaced ? 'Namespaced' : '';
+  const baseParams = r.namespaced ? ['namespace'] : [];
+  const itemParams = [...baseParams, 'name'];
+  const specified = `the specified ${r.kind}`;
+  const items: PathItem[] = [
+    {
+      path: base,
+      pathParams: baseParams,
+      operations: operations(k, COLLECTION_VERBS, r.verbs, scope, '', ''),
+      kind: k,
+    },
+    {
+      path: `${base}/{name}`,
+      pathParams: itemParams,
+      operations: operations(k, OBJECT_VERBS, r.verbs, scope, '', specified),
+      kind: k,
+    },
+  ];
   for (const [sub, subVerbs] of Object.entries(r.subresources)) {
-    const ops: Operation[] = [];
     const suffix = sub.replace(/^./, (c) => c.toUpperCase());
-    if (subVerbs.includes('get'))
-      ops.push({
-        method: 'get',
-        action: 'get',
-        operationId: opId('read', k, scope, suffix),
-        description: `read ${sub} of the specified ${r.kind}`,
-        responseKind: r.kind,
-        hasBody: false,
-        query: [],
-      });
-    if (subVerbs.includes('update'))
-      ops.push({
-        method: 'put',
-        action: 'put',
-        operationId: opId('replace', k, scope, suffix),
-        description: `replace ${sub} of the specified ${r.kind}`,
-        responseKind: r.kind,
-        hasBody: true,
-        query: WRITE_QUERY,
-      });
-    if (subVerbs.includes('patch'))
-      ops.push({
-        method: 'patch',
-        action: 'patch',
-        operationId: opId('patch', k, scope, suffix),
-        description: `partially update ${sub} of the specified ${r.kind}`,
-        responseKind: r.kind,
-        hasBody: true,
-        query: [...WRITE_QUERY, 'force'],
-      });
+    // Deleting a sub-resource is not a thing; only reads and writes of it are described.
+    const writable = subVerbs.filter((v) => v !== 'delete');
     items.push({
       path: `${base}/{name}/${sub}`,
-      pathParams: [...baseParams, 'name'],
-      operations: ops,
+      pathParams: itemParams,
+      operations: operations(k, OBJECT_VERBS, writable, scope, suffix, `${sub} of ${specified}`),
       kind: k,
     });
   }
-  if (nsd && verbs.has('list')) {
+  if (r.namespaced && r.verbs.includes('list')) {
     items.push({
       path: `${root}/${r.resource}`,
       pathParams: [],
-      operations: [
-        {
-          method: 'get',
-          action: 'list',
-          operationId: opId('list', k, '', 'ForAllNamespaces'),
-          description: `list or watch objects of kind ${r.kind}`,
-          responseKind: r.listKind,
-          hasBody: false,
-          query: LIST_QUERY,
-        },
-      ],
+      operations: operations(k, { list: COLLECTION_VERBS.list }, ['list'], '', 'ForAllNamespaces', ''),
       kind: k,
     });
   }
