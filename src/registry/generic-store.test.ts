@@ -4,7 +4,6 @@ import type { ApiObject } from '../machinery/object.ts';
 import { openSqliteStorage, type SqliteStorage } from '../storage/sqlite/index.ts';
 import { GenericStore } from './generic-store.ts';
 import { STANDARD_VERBS } from './resource.ts';
-import type { Strategy } from './strategy.ts';
 import { rejectionStatus, testStrategy } from './testing/store-fixtures.ts';
 
 const strategy = testStrategy;
