@@ -1,76 +1,155 @@
 // Certificate generation for the embedded default: a CA, a serving certificate and client
-// certificates it signs. Loaded lazily (see ensure-pki.ts) because the X.509 library costs tens of
-// milliseconds to import and is only needed the first time a data directory is used.
+// certificates it signs, ECDSA P-256 with SHA-256. Keys and signatures come from node:crypto and the
+// certificate structure from der.ts, so a fresh data directory costs a few milliseconds.
 
-import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import {
+  createHash,
+  createPrivateKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+  X509Certificate,
+} from 'node:crypto';
+import {
+  bitString,
+  boolean,
+  children,
+  contents,
+  explicit,
+  implicit,
+  namedBits,
+  objectIdentifier,
+  octetString,
+  sequence,
+  set,
+  smallInteger,
+  time,
+  unsignedInteger,
+  utf8String,
+} from './der.ts';
 
-type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
-
-// The library's parameter type is the DOM's Crypto, which Node's webcrypto implements.
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-
-const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 const DAY_MS = 86_400_000;
+
+const OID = {
+  ecdsaWithSha256: '1.2.840.10045.4.3.2',
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  subjectKeyIdentifier: '2.5.29.14',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  basicConstraints: '2.5.29.19',
+  authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+  serverAuth: '1.3.6.1.5.5.7.3.1',
+  clientAuth: '1.3.6.1.5.5.7.3.2',
+};
+
+/** RFC 5280 key usage bit numbers. */
+const KEY_USAGE = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5, cRLSign: 6 };
 
 export interface KeyAndCert {
   certPem: string;
   keyPem: string;
 }
 
-async function newKeys(): Promise<CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+function newKeys(): { privateKey: KeyObject; publicKey: KeyObject } {
+  return generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 }
 
-async function keyPem(key: CryptoKey): Promise<string> {
-  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
+function serial(): Buffer {
+  // 16 random bytes, positive and without a leading zero byte, so the INTEGER is always 16 long.
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0] & 0x7f) | 0x40;
+  return unsignedInteger(bytes);
+}
+
+/** O values then CN, one attribute per RDN, as Go's pkix.Name writes them. */
+function distinguishedName(cn: string, orgs: string[] = []): Buffer {
+  const rdn = (oid: string, value: string) => set(sequence(objectIdentifier(oid), utf8String(value)));
+  return sequence(...orgs.map((o) => rdn(OID.organization, o)), rdn(OID.commonName, cn));
+}
+
+/** SHA-1 of the public key's bits: RFC 5280's first method for key identifiers. */
+function keyIdentifier(spki: Buffer): Buffer {
+  const [, keyBits] = children(spki);
+  return createHash('sha1').update(contents(keyBits).subarray(1)).digest();
+}
+
+function extension(oid: string, critical: boolean, value: Buffer): Buffer {
+  return critical
+    ? sequence(objectIdentifier(oid), boolean(true), octetString(value))
+    : sequence(objectIdentifier(oid), octetString(value));
+}
+
+function ipBytes(ip: string): Buffer {
+  if (ip.includes(':')) {
+    const [head, tail = ''] = ip.split('::');
+    const parts = (s: string) => (s === '' ? [] : s.split(':'));
+    const h = parts(head);
+    const t = ip.includes('::') ? parts(tail) : [];
+    const groups = [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
+    return Buffer.from(groups.flatMap((g) => [(parseInt(g, 16) >> 8) & 0xff, parseInt(g, 16) & 0xff]));
+  }
+  return Buffer.from(ip.split('.').map(Number));
+}
+
+const isIp = (host: string) => /^[\d.]+$|:/.test(host);
+
+interface CertificateFields {
+  subject: Buffer;
+  issuer: Buffer;
+  spki: Buffer;
+  validDays: number;
+  extensions: Buffer[];
+  signer: KeyObject;
+}
+
+function issue(f: CertificateFields): string {
+  const now = Date.now();
+  const algorithm = sequence(objectIdentifier(OID.ecdsaWithSha256));
+  const tbs = sequence(
+    explicit(0, smallInteger(2)), // v3
+    serial(),
+    algorithm,
+    f.issuer,
+    sequence(time(new Date(now - 60_000)), time(new Date(now + f.validDays * DAY_MS))),
+    f.subject,
+    f.spki,
+    explicit(3, sequence(...f.extensions)),
+  );
+  const signature = sign('sha256', tbs, f.signer);
+  const der = sequence(tbs, algorithm, bitString(signature));
   const body = der
     .toString('base64')
     .replace(/(.{64})/g, '$1\n')
     .replace(/\n$/, '');
-  return `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----\n`;
+  return `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`;
 }
 
-async function importKey(pem: string): Promise<CryptoKey> {
-  const body = pem.replace(/-----(BEGIN|END) PRIVATE KEY-----/g, '').replace(/\s+/g, '');
-  return webcrypto.subtle.importKey('pkcs8', Buffer.from(body, 'base64'), ALGORITHM, true, ['sign']);
-}
-
-function serial(): string {
-  // Positive: the top bit of the first byte clear.
-  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
-  bytes[0] &= 0x7f;
-  return Buffer.from(bytes).toString('hex');
-}
-
-/** X.500 name from CN and O values, escaping what the DN string syntax reserves. */
-function distinguishedName(cn: string, orgs: string[] = []): string {
-  const esc = (v: string) => v.replace(/([,+"\\<>;=#])/g, '\\$1');
-  return [...orgs.map((o) => `O=${esc(o)}`), `CN=${esc(cn)}`].join(', ');
-}
+const keyPem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 export async function createCa(commonName: string, validDays: number): Promise<KeyAndCert> {
-  const keys = await newKeys();
-  const now = Date.now();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serial(),
-    name: distinguishedName(commonName),
-    notBefore: new Date(now - 60_000),
-    notAfter: new Date(now + validDays * DAY_MS),
-    keys,
-    signingAlgorithm: ALGORITHM,
+  const keys = newKeys();
+  const spki = keys.publicKey.export({ type: 'spki', format: 'der' });
+  const name = distinguishedName(commonName);
+  const certPem = issue({
+    subject: name,
+    issuer: name,
+    spki,
+    validDays,
+    signer: keys.privateKey,
     extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(
-        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+      extension(
+        OID.keyUsage,
         true,
+        namedBits([KEY_USAGE.digitalSignature, KEY_USAGE.keyCertSign, KEY_USAGE.cRLSign]),
       ),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      extension(OID.basicConstraints, true, sequence(boolean(true))),
+      extension(OID.subjectKeyIdentifier, false, octetString(keyIdentifier(spki))),
     ],
   });
-  return { certPem: cert.toString('pem'), keyPem: await keyPem(keys.privateKey) };
+  return { certPem, keyPem: keyPem(keys.privateKey) };
 }
 
 export interface LeafRequest {
@@ -82,41 +161,43 @@ export interface LeafRequest {
   validDays: number;
 }
 
+/** The CA certificate's subject exactly as encoded, so the leaf's issuer matches byte for byte. */
+function subjectOf(cert: X509Certificate): Buffer {
+  const [tbs] = children(cert.raw);
+  const fields = children(tbs);
+  // Version is the optional [0] first field; subject follows serial, algorithm, issuer and validity.
+  const offset = fields[0][0] === 0xa0 ? 1 : 0;
+  return fields[offset + 4];
+}
+
 export async function createLeaf(ca: KeyAndCert, req: LeafRequest): Promise<KeyAndCert> {
-  const keys = await newKeys();
-  const caCert = new x509.X509Certificate(ca.certPem);
-  const caKey = await importKey(ca.keyPem);
-  const now = Date.now();
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(
-      x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
-      true,
-    ),
-    new x509.ExtendedKeyUsageExtension(
-      [req.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth],
+  const keys = newKeys();
+  const caCert = new X509Certificate(ca.certPem);
+  const caSpki = caCert.publicKey.export({ type: 'spki', format: 'der' });
+  const spki = keys.publicKey.export({ type: 'spki', format: 'der' });
+  const extensions = [
+    extension(OID.keyUsage, true, namedBits([KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment])),
+    extension(
+      OID.extKeyUsage,
       false,
+      sequence(objectIdentifier(req.usage === 'server' ? OID.serverAuth : OID.clientAuth)),
     ),
-    await x509.AuthorityKeyIdentifierExtension.create(caCert, false),
+    extension(OID.basicConstraints, true, sequence()),
+    extension(OID.authorityKeyIdentifier, false, sequence(implicit(0, keyIdentifier(caSpki)))),
   ];
   if (req.hosts && req.hosts.length > 0) {
-    extensions.push(
-      new x509.SubjectAlternativeNameExtension(
-        req.hosts.map((h) => ({ type: /^[\d.]+$|:/.test(h) ? ('ip' as const) : ('dns' as const), value: h })),
-        false,
-      ),
+    const names = req.hosts.map((h) =>
+      isIp(h) ? implicit(7, ipBytes(h)) : implicit(2, Buffer.from(h, 'ascii')),
     );
+    extensions.push(extension(OID.subjectAltName, false, sequence(...names)));
   }
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serial(),
+  const certPem = issue({
     subject: distinguishedName(req.commonName, req.organizations),
-    issuer: caCert.subject,
-    notBefore: new Date(now - 60_000),
-    notAfter: new Date(now + req.validDays * DAY_MS),
-    signingKey: caKey,
-    publicKey: keys.publicKey,
-    signingAlgorithm: ALGORITHM,
+    issuer: subjectOf(caCert),
+    spki,
+    validDays: req.validDays,
+    signer: createPrivateKey(ca.keyPem),
     extensions,
   });
-  return { certPem: cert.toString('pem'), keyPem: await keyPem(keys.privateKey) };
+  return { certPem, keyPem: keyPem(keys.privateKey) };
 }
