@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Bundles each program named in package.json's "bin" into one file (plus lazily loaded chunks),
+// over tsc's per-module output, or into `--outdir DIR` for tests. A program that loads ~100 ES
+// modules pays for each in start-up time and heap; one bundle measured ~3 MB less resident memory
+// at idle. Dependencies stay external, and modules loaded with import() stay separate chunks so
+// that optional paths (etcd) cost nothing until used. The library modules in dist/ are tsc's and
+// stay importable one by one.
+
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const entryPoints = Object.values(pkg.bin ?? {}).map((target) => {
+  const match = /^dist\/cmd\/([\w.-]+)\.js$/.exec(target);
+  if (!match) throw new Error(`bin target ${target} is not a dist/cmd/<name>.js file`);
+  return `src/cmd/${match[1]}.ts`;
+});
+
+const at = process.argv.indexOf('--outdir');
+const outdir = at === -1 ? 'dist/cmd' : process.argv[at + 1];
+
+await build({
+  entryPoints,
+  outdir,
+  bundle: true,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  allowOverwrite: true,
+  sourcemap: true,
+  logLevel: 'warning',
+});
