@@ -4,63 +4,15 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:http2';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import { type ServerHandle, startServer } from './server.ts';
+import { type Call, client } from './testing/index.ts';
 
 const spec = namingProfile('spec');
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  json: () => Record<string, unknown>;
-}
-
-interface Call {
-  method?: string;
-  path: string;
-  body?: string;
-  headers?: Record<string, string>;
-  /** Send the admin client certificate (default) or no credential at all. */
-  anonymous?: boolean;
-}
-
-function client(server: ServerHandle, dir: string) {
-  const ca = readFileSync(join(dir, 'ca.crt'));
-  const cert = readFileSync(join(dir, 'admin.crt'));
-  const key = readFileSync(join(dir, 'admin.key'));
-  return (c: Call): Promise<Reply> =>
-    new Promise((res, rej) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: server.port,
-          method: c.method ?? 'GET',
-          path: c.path,
-          ca,
-          ...(c.anonymous ? {} : { cert, key }),
-          headers: { ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}), ...c.headers },
-        },
-        (r) => {
-          let body = '';
-          r.setEncoding('utf8');
-          r.on('data', (d) => {
-            body += d;
-          });
-          r.on('end', () =>
-            res({ status: r.statusCode ?? 0, headers: r.headers, body, json: () => JSON.parse(body) }),
-          );
-        },
-      );
-      req.on('error', rej);
-      req.end(c.body);
-    });
-}
 
 const cmBody = (name: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' }, ...extra });

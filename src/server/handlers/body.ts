@@ -2,18 +2,16 @@
 // version check against the endpoint, and the schema's unknown-field handling per fieldValidation.
 
 import { negotiateInput } from '../../codec/negotiation.ts';
-import { DecodeError } from '../../codec/serializers.ts';
+import { DecodeError, type DuplicateKeys } from '../../codec/serializers.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { badRequest, requestEntityTooLarge } from '../../machinery/status.ts';
 import { groupVersionOf } from '../../registry/resource.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource } from '../served-resources.ts';
+import { fieldValidationOf, strictFindings } from './field-validation.ts';
 
 /** Upstream's limit for a request body: 3 MiB. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
-
-const FIELD_VALIDATION = ['Ignore', 'Warn', 'Strict'] as const;
-type FieldValidation = (typeof FIELD_VALIDATION)[number];
 
 export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const tooLarge = () => requestEntityTooLarge(`limit is ${limit}`);
@@ -35,12 +33,7 @@ function snippet(body: string): string {
   return body.length > 64 ? `${body.slice(0, 64)} ...` : body;
 }
 
-function fieldValidationOf(ctx: RequestContext): FieldValidation {
-  const v = ctx.query.get('fieldValidation') ?? '';
-  if (v === '') return 'Warn';
-  if ((FIELD_VALIDATION as readonly string[]).includes(v)) return v as FieldValidation;
-  throw badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(v)}`);
-}
+const hasDuplicates = (d: DuplicateKeys) => (d.format === 'json' ? d.keys.length > 0 : d.lines.length > 0);
 
 /**
  * The object of a create or update body: decoded, its apiVersion and kind defaulted from the
@@ -54,8 +47,11 @@ export async function decodeObject(ctx: RequestContext, served: ServedResource):
   const unrecognized = (why: string) =>
     badRequest(`the object provided is unrecognized (must be of type ${r.kind}): ${why} (${snippet(text)})`);
   let value: unknown;
+  let duplicates: DuplicateKeys | undefined;
   try {
-    value = serializer.decode(text);
+    // Ignore needs no account of repeated keys, so it skips the scan.
+    if (validation === 'Ignore') value = serializer.decode(text);
+    else ({ value, duplicates } = serializer.decodeChecked(text));
   } catch (err) {
     if (err instanceof DecodeError) throw unrecognized(`couldn't get version/kind; ${err.message}`);
     throw err;
@@ -83,10 +79,14 @@ export async function decodeObject(ctx: RequestContext, served: ServedResource):
       `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${typeErrors[0]}`,
     );
   }
-  if (unknownFields.length > 0) {
-    const words = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
-    if (validation === 'Strict') throw badRequest(`strict decoding error: ${words.join(', ')}`);
-    if (validation === 'Warn') ctx.warnings.push(...words);
+  if (duplicates !== undefined && (unknownFields.length > 0 || hasDuplicates(duplicates))) {
+    const found = strictFindings(duplicates, unknownFields, text);
+    if (validation === 'Strict') {
+      throw badRequest(
+        `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: strict decoding error: ${found.errors.join(', ')}`,
+      );
+    }
+    ctx.warnings.push(...found.warnings);
   }
   return obj;
 }

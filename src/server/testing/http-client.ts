@@ -1,0 +1,92 @@
+// A server on a fresh data directory and a small HTTPS client that calls it with the admin client
+// certificate (or anonymously), returning status, headers and body as text.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerOptions } from '../options.ts';
+import { type ServerHandle, startServer } from '../server.ts';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json: () => Record<string, unknown>;
+}
+
+export interface Call {
+  method?: string;
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Send the admin client certificate (default) or no credential at all. */
+  anonymous?: boolean;
+}
+
+export type Caller = (c: Call) => Promise<Reply>;
+
+export function client(server: ServerHandle, dir: string): Caller {
+  const ca = readFileSync(join(dir, 'ca.crt'));
+  const cert = readFileSync(join(dir, 'admin.crt'));
+  const key = readFileSync(join(dir, 'admin.key'));
+  return (c) =>
+    new Promise((res, rej) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: c.method ?? 'GET',
+          path: c.path,
+          ca,
+          ...(c.anonymous ? {} : { cert, key }),
+          headers: { ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}), ...c.headers },
+        },
+        (r) => {
+          let body = '';
+          r.setEncoding('utf8');
+          r.on('data', (d) => {
+            body += d;
+          });
+          r.on('end', () =>
+            res({ status: r.statusCode ?? 0, headers: r.headers, body, json: () => JSON.parse(body) }),
+          );
+        },
+      );
+      req.on('error', rej);
+      req.end(c.body);
+    });
+}
+
+export interface TestApiServer {
+  server: ServerHandle;
+  dir: string;
+  call: Caller;
+  stop(): Promise<void>;
+}
+
+/** A server on a free loopback port with a fresh data directory, removed again by stop(). */
+export async function startTestApiServer(over: Partial<ServerOptions> = {}): Promise<TestApiServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-'));
+  const server = await startServer({ dataDir: dir, securePort: 0, ...over });
+  await server.ready;
+  return {
+    server,
+    dir,
+    call: client(server, dir),
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The Warning header texts of a reply, unquoted, in order. */
+export function warningsOf(r: Reply): string[] {
+  const raw = r.headers.warning;
+  const all = raw === undefined ? [] : Array.isArray(raw) ? raw : raw.split(/,(?=\s*\d{3} )/);
+  return all.map((w) => {
+    const m = /^\s*\d{3} \S+ "((?:[^"\\]|\\.)*)"/.exec(w);
+    return m ? m[1].replace(/\\(.)/g, '$1') : w;
+  });
+}

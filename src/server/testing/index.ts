@@ -1,0 +1,4 @@
+// Test support for in-process servers: a started server on a fresh data directory and an HTTPS
+// client that speaks as its admin. Imported by tests only.
+
+export * from './http-client.ts';
