@@ -40,7 +40,13 @@ export function client(server: ServerHandle, dir: string): Caller {
           path: c.path,
           ca,
           ...(c.anonymous ? {} : { cert, key }),
-          headers: { ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}), ...c.headers },
+          // Node sends a DELETE body without framing unless the length is given.
+          headers: {
+            ...(c.body !== undefined
+              ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(c.body)) }
+              : {}),
+            ...c.headers,
+          },
         },
         (r) => {
           let body = '';
