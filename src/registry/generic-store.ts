@@ -33,6 +33,7 @@ import type {
   WatchEvent,
 } from '../storage/interface.ts';
 import { checkPreconditions } from '../storage/preconditions.ts';
+import { finalizersForPolicy, type PropagationPolicy } from './deletion-propagation.ts';
 import type { ResourceInfo } from './resource.ts';
 import { fromStorageError } from './storage-errors.ts';
 import type { Strategy } from './strategy.ts';
@@ -56,6 +57,8 @@ export interface UpdateOptions extends WriteOptions {
 
 export interface DeleteRequest extends WriteOptions {
   preconditions?: Preconditions;
+  /** What happens to dependents; unset keeps whatever propagation finalizers the object has. */
+  propagationPolicy?: PropagationPolicy;
 }
 
 export interface WatchRequest {
@@ -368,7 +371,11 @@ export class GenericStore {
         const current = await this.storage.get(key);
         checkPreconditions(key, opts.preconditions, current);
         await opts.admit?.(current, current);
-        if (this.holdsDeletion(current) || this.strategy.prepareForTerminate !== undefined) {
+        if (
+          this.holdsDeletion(current) ||
+          this.strategy.prepareForTerminate !== undefined ||
+          (opts.propagationPolicy !== undefined && opts.propagationPolicy !== 'Background')
+        ) {
           const marked = await this.markTerminating(key, current, opts);
           if (marked !== undefined) return marked;
         }
@@ -398,7 +405,15 @@ export class GenericStore {
   ): Promise<ApiObject | undefined> {
     const mark = (obj: ApiObject): ApiObject | null => {
       const meta = metaOf(obj);
-      if (meta.deletionTimestamp !== undefined) return null;
+      const before = meta.finalizers ?? [];
+      const finalizers = finalizersForPolicy(before, opts.propagationPolicy);
+      const changed = finalizers.length !== before.length || finalizers.some((f, i) => f !== before[i]);
+      if (changed) {
+        if (finalizers.length > 0) meta.finalizers = finalizers;
+        else delete meta.finalizers;
+      }
+      // A second delete may change how dependents are treated, nothing else.
+      if (meta.deletionTimestamp !== undefined) return changed ? obj : null;
       meta.deletionTimestamp = nowTimestamp();
       meta.deletionGracePeriodSeconds = 0;
       this.strategy.prepareForTerminate?.(obj);
@@ -450,7 +465,10 @@ export class GenericStore {
    * Deletes every object the selectors match, one by one as single deletes do, and answers the list
    * of what was deleted (or marked terminating).
    */
-  async deleteCollection(namespace: string, req: ListRequest & WriteOptions = {}): Promise<ListObject> {
+  async deleteCollection(
+    namespace: string,
+    req: ListRequest & WriteOptions & { propagationPolicy?: PropagationPolicy } = {},
+  ): Promise<ListObject> {
     const listed = await this.list(namespace, {
       labelSelector: req.labelSelector,
       fieldSelector: req.fieldSelector,
@@ -462,6 +480,7 @@ export class GenericStore {
         const out = await this.delete(item.metadata?.namespace ?? namespace, name, {
           dryRun: req.dryRun,
           preconditions: { uid: item.metadata?.uid },
+          propagationPolicy: req.propagationPolicy,
         });
         items.push(this.strategy.returnDeletedObject || out.kind !== 'Status' ? stripTypeMeta(out) : item);
       } catch (err) {

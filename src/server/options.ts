@@ -7,6 +7,8 @@ import type { ProfileName } from '../naming/profile.ts';
 export interface ServerOptions {
   /** Embedded store and generated credentials live here. */
   dataDir: string;
+  /** Run the garbage collector and the namespace deleter in this process (default true). */
+  controllers?: boolean;
   bindAddress?: string;
   /** 0 picks a free port. */
   securePort?: number;
@@ -43,4 +45,5 @@ export const DEFAULTS = {
   naming: 'spec',
   requestTimeoutMs: 60_000,
   shutdownGraceMs: 60_000,
+  controllers: true,
 } as const;

@@ -15,6 +15,8 @@ import { AuthnChain } from '../auth/authn/union.ts';
 import { X509Authenticator } from '../auth/authn/x509.ts';
 import { buildAuthorizer } from '../auth/authz/modes.ts';
 import { renderClientConfig } from '../client/client-config.ts';
+import { GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
+import { namespaceFinalizer } from '../naming/finalizers.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import type { Storage } from '../storage/interface.ts';
 import { compose, type RequestContext } from './context.ts';
@@ -184,6 +186,21 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     (err: Error) => namespacesHook.fail(err),
   );
 
+  const logError = (message: string) => process.stderr.write(`${message}\n`);
+  // The collector and the namespace deleter run here until the controller manager takes them over.
+  const controllers =
+    (options.controllers ?? DEFAULTS.controllers)
+      ? [
+          new GarbageCollector(served.list, logError),
+          new NamespaceDeleter(served.list, { finalizer: namespaceFinalizer(profile), log: logError }),
+        ]
+      : [];
+  const controllersStarted = ready.then(() =>
+    Promise.all(controllers.map((c) => c.start())).catch((err: Error) =>
+      logError(`controllers: ${err.message}`),
+    ),
+  );
+
   const adminConfig = renderClientConfig({
     clusterName: componentName(profile, 'apiserver'),
     server: url,
@@ -211,6 +228,8 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
         closing.abort();
         await listener.close(options.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs);
         await ready;
+        await controllersStarted;
+        for (const c of controllers) c.stop();
         await storage.close();
       })();
       return stopping;

@@ -12,12 +12,13 @@ export const deleteCollectionHandler: ResourceHandler = async (ctx, env, t) => {
     throw methodNotSupported(t.served.store.groupResource, 'deletecollection');
   }
   const choice = chooseOutput(ctx, env, false);
-  const { dryRun } = await deleteOptionsOf(ctx, env);
+  const { dryRun, propagationPolicy } = await deleteOptionsOf(ctx, env);
   const p = listParamsOf(ctx, env);
   const list = await t.served.store.deleteCollection(t.namespace, {
     labelSelector: p.labelSelector,
     fieldSelector: p.fieldSelector,
     dryRun,
+    propagationPolicy,
   });
   writeEncoded(ctx, 200, list, choice.serializer);
 };

@@ -1,7 +1,9 @@
 // DELETE of one object: DeleteOptions from the body or the query (dryRun, preconditions,
 // gracePeriodSeconds, propagationPolicy); 200 with the object or a Success Status.
 
-import { badRequest } from '../../machinery/status.ts';
+import { invalid as invalidField, newPath, notSupported } from '../../machinery/field-errors.ts';
+import { badRequest, invalid } from '../../machinery/status.ts';
+import { PROPAGATION_POLICIES, type PropagationPolicy } from '../../registry/deletion-propagation.ts';
 import type { Preconditions } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
 import { readBody } from './body.ts';
@@ -14,15 +16,24 @@ interface DeleteOptionsBody {
   preconditions?: Preconditions | null;
   gracePeriodSeconds?: unknown;
   propagationPolicy?: unknown;
+  orphanDependents?: unknown;
 }
 
-const PROPAGATION = ['Orphan', 'Background', 'Foreground'];
+export interface DeleteOptions {
+  dryRun: boolean;
+  preconditions?: Preconditions;
+  propagationPolicy?: PropagationPolicy;
+}
+
+/** The deprecated orphanDependents flag, from the body or the query. */
+function orphanDependentsOf(ctx: RequestContext, body: DeleteOptionsBody): boolean | undefined {
+  if (typeof body.orphanDependents === 'boolean') return body.orphanDependents;
+  const q = ctx.query.get('orphanDependents');
+  return q === null || q === '' ? undefined : q === 'true';
+}
 
 /** The DeleteOptions of a delete or deletecollection; an empty body means none. */
-export async function deleteOptionsOf(
-  ctx: RequestContext,
-  env: HandlerEnv,
-): Promise<{ dryRun: boolean; preconditions?: Preconditions }> {
+export async function deleteOptionsOf(ctx: RequestContext, env: HandlerEnv): Promise<DeleteOptions> {
   const text = (await readBody(ctx)).toString('utf8').trim();
   let body: DeleteOptionsBody = {};
   if (text !== '') {
@@ -37,25 +48,51 @@ export async function deleteOptionsOf(
     }
     body = parsed as DeleteOptionsBody;
   }
-  const policy = body.propagationPolicy ?? ctx.query.get('propagationPolicy');
-  if (policy !== undefined && policy !== null && policy !== '' && !PROPAGATION.includes(String(policy))) {
-    throw badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(policy)}`);
+  const grace = body.gracePeriodSeconds ?? ctx.query.get('gracePeriodSeconds');
+  if (grace !== undefined && grace !== null && grace !== '' && !/^-?\d+$/.test(String(grace))) {
+    throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(String(grace))}: invalid syntax`);
   }
+  const optionsKind = { group: env.metaGroups[0], kind: 'DeleteOptions' };
+  const rawPolicy = body.propagationPolicy ?? ctx.query.get('propagationPolicy') ?? '';
+  const orphan = orphanDependentsOf(ctx, body);
+  const errs = [];
+  if (rawPolicy !== '' && !(PROPAGATION_POLICIES as readonly unknown[]).includes(rawPolicy)) {
+    errs.push(notSupported(newPath('propagationPolicy'), rawPolicy, ['Foreground', 'Background', 'Orphan']));
+  }
+  if (rawPolicy !== '' && orphan !== undefined) {
+    errs.push(
+      invalidField(
+        newPath('propagationPolicy'),
+        rawPolicy,
+        'orphanDependents and deletionPropagation cannot be both set',
+      ),
+    );
+  }
+  if (errs.length > 0) throw invalid(optionsKind, '', errs);
+  const propagationPolicy =
+    rawPolicy !== ''
+      ? (rawPolicy as PropagationPolicy)
+      : orphan === undefined
+        ? undefined
+        : orphan
+          ? 'Orphan'
+          : 'Background';
   const dryRun = dryRunOf(ctx, env, 'DeleteOptions', body.dryRun ?? []);
   const pre = body.preconditions ?? undefined;
   const preconditions: Preconditions | undefined =
     pre === undefined
       ? undefined
       : { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined };
-  return { dryRun, preconditions };
+  return { dryRun, preconditions, propagationPolicy };
 }
 
 export const deleteHandler: ResourceHandler = async (ctx, env, t) => {
   const choice = chooseOutput(ctx, env, false);
-  const { dryRun, preconditions } = await deleteOptionsOf(ctx, env);
+  const { dryRun, preconditions, propagationPolicy } = await deleteOptionsOf(ctx, env);
   const out = await t.served.store.delete(t.namespace, t.name, {
     dryRun,
     preconditions,
+    propagationPolicy,
     admit: admitFor(ctx, env, t, 'DELETE', dryRun),
   });
   respondObject(ctx, t, 200, out, choice);

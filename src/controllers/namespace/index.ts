@@ -1,0 +1,3 @@
+// The namespace deleter: empties a terminating namespace and then releases its finalizer.
+
+export * from './namespace-deleter.ts';
