@@ -151,8 +151,8 @@ export class GarbageCollector {
     this.nodes.set(uid, node);
     for (const o of before?.owners ?? []) this.dependents.get(o.uid)?.delete(uid);
     for (const o of node.owners) {
-      let set = this.dependents.get(o.uid);
-      if (set === undefined) this.dependents.set(o.uid, (set = new Set()));
+      const set = this.dependents.get(o.uid) ?? new Set<string>();
+      this.dependents.set(o.uid, set);
       set.add(uid);
     }
     const ownersChanged = JSON.stringify(before?.owners ?? []) !== JSON.stringify(node.owners);
