@@ -59,6 +59,11 @@ export interface DeleteRequest extends WriteOptions {
   preconditions?: Preconditions;
   /** What happens to dependents; unset keeps whatever propagation finalizers the object has. */
   propagationPolicy?: PropagationPolicy;
+  /**
+   * Remove an object whose stored bytes cannot be decoded, without reading it: no finalizers, no
+   * preconditions. Refused for an object that reads fine.
+   */
+  ignoreStoreReadError?: boolean;
 }
 
 export interface WatchRequest {
@@ -366,6 +371,7 @@ export class GenericStore {
    */
   async delete(namespace: string, name: string, opts: DeleteRequest = {}): Promise<ApiObject> {
     const key = this.keyFor(namespace, name);
+    if (opts.ignoreStoreReadError) return this.deleteUnreadable(key, name);
     try {
       for (;;) {
         const current = await this.storage.get(key);
@@ -392,6 +398,33 @@ export class GenericStore {
     } catch (err) {
       throw fromStorageError(err, this.groupResource, name);
     }
+  }
+
+  /** The unsafe delete: only for a key whose value fails to decode; answers a Status without uid. */
+  private async deleteUnreadable(key: string, name: string): Promise<ApiObject> {
+    try {
+      await this.storage.get(key);
+    } catch (err) {
+      if (!isStorageError(err, 'CorruptObject')) throw fromStorageError(err, this.groupResource, name);
+      try {
+        await this.storage.delete(key, { expectCorrupt: true });
+      } catch (deleteErr) {
+        throw fromStorageError(deleteErr, this.groupResource, name);
+      }
+      return successStatus({
+        name,
+        group: this.resource.group === '' ? undefined : this.resource.group,
+        kind: this.resource.resource,
+      }) as unknown as ApiObject;
+    }
+    // Upstream names the resource where a kind would go in this one message.
+    throw invalid({ group: this.resource.group, kind: this.resource.resource }, name, [
+      invalidField(
+        newPath('ignoreStoreReadErrorWithClusterBreakingPotential'),
+        true,
+        'is exclusively used to delete corrupt object(s), try again by removing this option',
+      ),
+    ]);
   }
 
   /**

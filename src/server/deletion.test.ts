@@ -130,7 +130,7 @@ describe('deletion propagation', () => {
     assert.equal(r.status, 422, r.body);
     assert.match(
       String(r.json().message),
-      /^DeleteOptions\.meta\S* "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan"$/,
+      /^DeleteOptions\.meta\S* "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"$/,
     );
     assert.equal(await h.exists('kept'), true);
   });

@@ -94,7 +94,8 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     namespaceLifecycle({ get: (name) => served.namespace(name) }, systemNamespaces),
   ]);
   const metaGroups = [groupName(profile, 'meta'), UPSTREAM_ALIASES.metaGroup];
-  const env = { profile, metaGroups, served, admission };
+  const gates = options.featureGates ?? {};
+  const env = { profile, metaGroups, served, admission, gate: (name: string) => gates[name] ?? false };
 
   // Health: named checks as upstream names them; post-start hooks report through CompletionChecks.
   let shuttingDown = false;

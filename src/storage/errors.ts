@@ -8,6 +8,7 @@ export type StorageErrorCode =
   | 'KeyExists'
   | 'ResourceVersionConflict'
   | 'InvalidObject'
+  | 'CorruptObject'
   | 'Compacted'
   | 'TooLargeResourceVersion'
   | 'InvalidContinue'
@@ -48,6 +49,13 @@ export class ResourceVersionConflictError extends StorageError {
 export class InvalidObjectError extends StorageError {
   constructor(key: string, detail: string) {
     super('InvalidObject', key, detail);
+  }
+}
+
+/** The stored bytes of a key cannot be decoded: only an unsafe delete can remove them. */
+export class CorruptObjectError extends StorageError {
+  constructor(key: string, detail: string) {
+    super('CorruptObject', key, detail);
   }
 }
 

@@ -82,6 +82,12 @@ export interface DeleteOptions {
   preconditions?: Preconditions;
   /** Runs against the current object before deleting; throwing aborts the delete. */
   validateDeletion?: (current: ApiObject) => void | Promise<void>;
+  /**
+   * Unsafe delete of a value that cannot be decoded: removes it without reading it (preconditions
+   * and validateDeletion do not run) and fails with InvalidObject if the value decodes after all.
+   * Answers an object carrying only the deletion's revision.
+   */
+  expectCorrupt?: boolean;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -2,7 +2,7 @@
 // revision the value was written at and stamped back on every read.
 
 import type { ApiObject } from '../machinery/object.ts';
-import { InvalidObjectError } from './errors.ts';
+import { CorruptObjectError, InvalidObjectError } from './errors.ts';
 import type { Revision } from './interface.ts';
 
 export function encodeValue(key: string, obj: ApiObject): string {
@@ -22,10 +22,10 @@ export function decodeValue(key: string, text: string | Buffer, revision: Revisi
   try {
     obj = JSON.parse(typeof text === 'string' ? text : text.toString('utf8'));
   } catch (err) {
-    throw new InvalidObjectError(key, `stored value is not valid JSON: ${(err as Error).message}`);
+    throw new CorruptObjectError(key, `stored value is not valid JSON: ${(err as Error).message}`);
   }
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
-    throw new InvalidObjectError(key, 'stored value is not a JSON object');
+    throw new CorruptObjectError(key, 'stored value is not a JSON object');
   }
   return stampRevision(obj as ApiObject, revision);
 }
@@ -38,6 +38,23 @@ export function stampRevision(obj: ApiObject, revision: Revision): ApiObject {
     meta.resourceVersion = String(revision);
   }
   return obj;
+}
+
+/**
+ * For an unsafe delete: succeeds only when the stored bytes do not decode, since the option exists
+ * for nothing else.
+ */
+export function assertCorrupt(key: string, text: string | Buffer, revision: Revision): void {
+  try {
+    decodeValue(key, text, revision);
+  } catch (err) {
+    if (err instanceof CorruptObjectError) return;
+    throw err;
+  }
+  throw new InvalidObjectError(
+    key,
+    'unsafe deletion is not allowed because the object is decodable from storage',
+  );
 }
 
 /** The object a BOOKMARK event carries: nothing but the revision. */

@@ -8,6 +8,7 @@ import type { WireWatch } from '../../registry/generic-store.ts';
 import { type ControlledResource, codeOf } from '../resources.ts';
 
 const RECHECK_MS = 500;
+const MAX_RECHECK_MS = 30_000;
 
 interface Condition {
   type: string;
@@ -48,6 +49,8 @@ export class NamespaceDeleter {
   private watch: WireWatch | undefined;
   private readonly pending = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Consecutive failed passes per namespace, for back-off. */
+  private readonly failures = new Map<string, number>();
   private working = false;
   private stopped = false;
 
@@ -101,14 +104,17 @@ export class NamespaceDeleter {
     if (!this.working) void this.drain();
   }
 
-  private later(name: string): void {
+  private later(name: string, failed = false): void {
     if (this.stopped || this.timers.has(name)) return;
+    const failures = failed ? (this.failures.get(name) ?? 0) + 1 : 0;
+    this.failures.set(name, failures);
+    const delay = Math.min(RECHECK_MS * 2 ** failures, MAX_RECHECK_MS);
     this.timers.set(
       name,
       setTimeout(() => {
         this.timers.delete(name);
         this.enqueue(name);
-      }, RECHECK_MS),
+      }, delay),
     );
   }
 
@@ -118,10 +124,11 @@ export class NamespaceDeleter {
       const name = this.pending.values().next().value as string;
       this.pending.delete(name);
       try {
-        if (!(await this.attend(name))) this.later(name);
+        if (await this.attend(name)) this.failures.delete(name);
+        else this.later(name);
       } catch (err) {
         this.options.log?.(`namespace deleter: ${name}: ${(err as Error).message}`);
-        this.later(name);
+        this.later(name, true);
       }
     }
     this.working = false;

@@ -17,12 +17,18 @@ interface DeleteOptionsBody {
   gracePeriodSeconds?: unknown;
   propagationPolicy?: unknown;
   orphanDependents?: unknown;
+  ignoreStoreReadErrorWithClusterBreakingPotential?: unknown;
 }
+
+/** The feature gate behind the unsafe delete of undecodable objects. */
+const UNSAFE_DELETE_GATE = 'AllowUnsafeMalformedObjectDeletion';
+const UNSAFE_DELETE = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
 export interface DeleteOptions {
   dryRun: boolean;
   preconditions?: Preconditions;
   propagationPolicy?: PropagationPolicy;
+  ignoreStoreReadError: boolean;
 }
 
 /** The deprecated orphanDependents flag, from the body or the query. */
@@ -57,7 +63,9 @@ export async function deleteOptionsOf(ctx: RequestContext, env: HandlerEnv): Pro
   const orphan = orphanDependentsOf(ctx, body);
   const errs = [];
   if (rawPolicy !== '' && !(PROPAGATION_POLICIES as readonly unknown[]).includes(rawPolicy)) {
-    errs.push(notSupported(newPath('propagationPolicy'), rawPolicy, ['Foreground', 'Background', 'Orphan']));
+    errs.push(
+      notSupported(newPath('propagationPolicy'), rawPolicy, ['Foreground', 'Background', 'Orphan', 'nil']),
+    );
   }
   if (rawPolicy !== '' && orphan !== undefined) {
     errs.push(
@@ -67,6 +75,20 @@ export async function deleteOptionsOf(ctx: RequestContext, env: HandlerEnv): Pro
         'orphanDependents and deletionPropagation cannot be both set',
       ),
     );
+  }
+  // With the gate off the option does not exist: upstream drops it before validation.
+  const unsafe =
+    env.gate(UNSAFE_DELETE_GATE) && (body[UNSAFE_DELETE] === true || ctx.query.get(UNSAFE_DELETE) === 'true');
+  if (unsafe) {
+    const path = newPath(UNSAFE_DELETE);
+    const together = (other: string) => invalidField(path, true, `cannot be set together with .${other}`);
+    const dryRunGiven =
+      ctx.query.getAll('dryRun').length > 0 || (Array.isArray(body.dryRun) && body.dryRun.length > 0);
+    if (dryRunGiven) errs.push(together('dryRun'));
+    if (rawPolicy !== '') errs.push(together('propagationPolicy'));
+    if (orphan !== undefined) errs.push(together('orphanDependents'));
+    if (grace !== undefined && grace !== null && grace !== '') errs.push(together('gracePeriodSeconds'));
+    if (body.preconditions !== undefined && body.preconditions !== null) errs.push(together('preconditions'));
   }
   if (errs.length > 0) throw invalid(optionsKind, '', errs);
   const propagationPolicy =
@@ -83,16 +105,17 @@ export async function deleteOptionsOf(ctx: RequestContext, env: HandlerEnv): Pro
     pre === undefined
       ? undefined
       : { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined };
-  return { dryRun, preconditions, propagationPolicy };
+  return { dryRun, preconditions, propagationPolicy, ignoreStoreReadError: unsafe };
 }
 
 export const deleteHandler: ResourceHandler = async (ctx, env, t) => {
   const choice = chooseOutput(ctx, env, false);
-  const { dryRun, preconditions, propagationPolicy } = await deleteOptionsOf(ctx, env);
+  const { dryRun, preconditions, propagationPolicy, ignoreStoreReadError } = await deleteOptionsOf(ctx, env);
   const out = await t.served.store.delete(t.namespace, t.name, {
     dryRun,
     preconditions,
     propagationPolicy,
+    ignoreStoreReadError,
     admit: admitFor(ctx, env, t, 'DELETE', dryRun),
   });
   respondObject(ctx, t, 200, out, choice);

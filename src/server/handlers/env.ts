@@ -14,6 +14,8 @@ export interface HandlerEnv {
   metaGroups: readonly string[];
   served: ServedResources;
   admission: AdmissionChain;
+  /** Whether a feature gate is on (`--feature-gates`, else the gate's default). */
+  gate(name: string): boolean;
 }
 
 export interface Target {

@@ -30,7 +30,7 @@ import type {
   WatchStream,
 } from '../interface.ts';
 import { checkPreconditions } from '../preconditions.ts';
-import { bookmarkObject, decodeValue, encodeValue } from '../value-codec.ts';
+import { assertCorrupt, bookmarkObject, decodeValue, encodeValue } from '../value-codec.ts';
 import { filteredEventType, prefixEnd, WatchQueue } from '../watch-queue.ts';
 
 type IKeyValue = etcd3.IKeyValue;
@@ -216,9 +216,12 @@ export class EtcdStorage implements Storage {
       const kv = (await this.range(key, { key: k })).kvs[0];
       if (kv === undefined) throw new KeyNotFoundError(key);
       const modRevision = Number(kv.mod_revision);
-      const current = decodeValue(key, kv.value, modRevision);
-      checkPreconditions(key, opts.preconditions, current);
-      if (opts.validateDeletion) await opts.validateDeletion(current);
+      if (opts.expectCorrupt) assertCorrupt(key, kv.value, modRevision);
+      else {
+        const current = decodeValue(key, kv.value, modRevision);
+        checkPreconditions(key, opts.preconditions, current);
+        if (opts.validateDeletion) await opts.validateDeletion(current);
+      }
       const res = await this.call(() =>
         this.client.kv.txn({
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
@@ -226,7 +229,10 @@ export class EtcdStorage implements Storage {
           failure: [],
         }),
       );
-      if (res.succeeded) return decodeValue(key, kv.value, Number(res.header.revision));
+      if (res.succeeded) {
+        const revision = Number(res.header.revision);
+        return opts.expectCorrupt ? bookmarkObject(revision) : decodeValue(key, kv.value, revision);
+      }
     }
   }
 
@@ -301,7 +307,13 @@ export class EtcdStorage implements Storage {
         if (opts.progressNotify) queue.push({ type: 'BOOKMARK', object: bookmarkObject(revision), revision });
         return;
       }
-      for (const ev of res.events) this.deliver(queue, ev.type, ev.kv, ev.prev_kv, opts);
+      try {
+        for (const ev of res.events) this.deliver(queue, ev.type, ev.kv, ev.prev_kv, opts);
+      } catch (err) {
+        // A value that does not decode ends this watch with an error; the watcher re-lists.
+        queue.fail(err as Error);
+        cancel();
+      }
     });
     stream.on('error', (err: Error) => {
       if (!ended) queue.fail(new UnavailableError(`watch stream failed: ${err.message}`));

@@ -7,6 +7,7 @@ import { openEtcdStorage } from './index.ts';
 
 let server: EtcdServer;
 let n = 0;
+const prefixes = new Map<unknown, string>();
 
 runStorageConformance('etcd', {
   async setup() {
@@ -16,8 +17,18 @@ runStorageConformance('etcd', {
     await server.stop();
   },
   // A fresh prefix per store: every test sees an empty keyspace on the shared server.
-  open: () => openEtcdStorage({ endpoints: [server.endpoint], prefix: `/conformance-${n++}` }),
+  open: async () => {
+    const prefix = `/conformance-${n++}`;
+    const store = await openEtcdStorage({ endpoints: [server.endpoint], prefix });
+    prefixes.set(store, prefix);
+    return store;
+  },
   progressNotifyWithinMs: 1000,
+  async corrupt(store, key) {
+    const client = new etcd3.Etcd3({ hosts: [server.endpoint] });
+    await client.put(`${prefixes.get(store)}${key}`).value(Buffer.from([0xff, 0x00, 0x7b]));
+    client.close();
+  },
 });
 
 describe('etcd backend specifics', () => {

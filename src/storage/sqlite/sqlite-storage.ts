@@ -26,7 +26,7 @@ import type {
   WatchStream,
 } from '../interface.ts';
 import { checkPreconditions } from '../preconditions.ts';
-import { decodeValue, encodeValue, stampRevision } from '../value-codec.ts';
+import { assertCorrupt, bookmarkObject, decodeValue, encodeValue, stampRevision } from '../value-codec.ts';
 import { prefixEnd } from '../watch-queue.ts';
 import { CompactionSchedule, Compactor } from './compactor.ts';
 import { copyStored } from './json-copy.ts';
@@ -185,6 +185,12 @@ export class SqliteStorage implements Storage {
       this.assertOpen();
       const row = this.liveRow(key);
       if (row === undefined) throw new KeyNotFoundError(key);
+      if (opts.expectCorrupt) {
+        assertCorrupt(key, row.value, row.revision);
+        const outcome = await this.write({ kind: 'delete', key, value: '', expect: row.revision });
+        if (outcome.ok) return bookmarkObject(outcome.change.revision);
+        continue;
+      }
       const current = decodeValue(key, row.value, row.revision);
       checkPreconditions(key, opts.preconditions, current);
       if (opts.validateDeletion) await opts.validateDeletion(current);

@@ -98,7 +98,7 @@ export class WatchHub {
       for (const d of decoded) {
         if (!w.covers(d.change.key)) continue;
         if (w.replaying) w.buffered.push(d.change);
-        else this.deliver(w, d);
+        else this.deliverOrFail(w, d);
       }
     }
   }
@@ -106,6 +106,15 @@ export class WatchHub {
   close(): void {
     clearInterval(this.progressTimer);
     for (const w of [...this.watchers]) w.queue.stop();
+  }
+
+  /** A change whose stored bytes do not decode (an unsafe delete's) ends the watch with an error. */
+  private deliverOrFail(w: Watcher, d: DecodedChange): void {
+    try {
+      this.deliver(w, d);
+    } catch (err) {
+      w.queue.fail(err as Error, d.change.revision);
+    }
   }
 
   private deliver(w: Watcher, d: DecodedChange): void {

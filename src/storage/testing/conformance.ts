@@ -16,6 +16,8 @@ export interface ConformanceBackend {
   teardown?(): Promise<void>;
   /** Longest time a watch with progressNotify may stay silent; bounds the bookmark test. */
   progressNotifyWithinMs: number;
+  /** Replaces the bytes stored for `key` with something that does not decode, behind the store's back. */
+  corrupt(store: Storage, key: string): Promise<void>;
 }
 
 function obj(name: string, data: Record<string, unknown> = {}, extra: ApiObject = {}): ApiObject {
@@ -154,6 +156,38 @@ export function runStorageConformance(backendName: string, backend: ConformanceB
         const data = { emoji: 'ünïcødé ✓ 🚀', nested: { list: [1, 2.5, null, true, { a: 'b' }] } };
         await store.create('/t/u', obj('u', data));
         assert.deepEqual((await store.get('/t/u')).data, data);
+      });
+    });
+
+    describe('undecodable values', () => {
+      it('reads fail CorruptObject, a normal delete too, and only an unsafe delete removes the key', async () => {
+        const store = await backend.open();
+        await store.create('/c/bad', obj('bad'));
+        await store.create('/c/good', obj('good'));
+        await backend.corrupt(store, '/c/bad');
+        await rejectsWith(store.get('/c/bad'), 'CorruptObject');
+        await rejectsWith(store.list('/c/'), 'CorruptObject');
+        await rejectsWith(store.delete('/c/bad'), 'CorruptObject');
+        await rejectsWith(store.delete('/c/good', { expectCorrupt: true }), 'InvalidObject');
+        assert.equal((await store.get('/c/good')).metadata?.name, 'good');
+        const before = await store.currentRevision();
+        const gone = await store.delete('/c/bad', { expectCorrupt: true });
+        assert.ok(rv(gone) > before);
+        await rejectsWith(store.get('/c/bad'), 'KeyNotFound');
+        assert.deepEqual(names((await store.list('/c/')).items), ['good']);
+      });
+
+      it('a watcher sees the unsafe delete end its watch with an error, and the store keeps serving', async () => {
+        const s = await backend.open();
+        await s.create('/w/bad', obj('bad'));
+        await backend.corrupt(s, '/w/bad');
+        const reader = new WatchReader(s.watch('/w/', { revision: await s.currentRevision() }));
+        await s.delete('/w/bad', { expectCorrupt: true });
+        const ev = await reader.next();
+        assert.equal(ev?.type, 'ERROR');
+        reader.stop();
+        await s.create('/w/next', obj('next'));
+        assert.equal((await s.get('/w/next')).metadata?.name, 'next');
       });
     });
 
