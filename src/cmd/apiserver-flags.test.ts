@@ -15,6 +15,7 @@ describe('apiserver flags', () => {
     assert.equal(o.storageBackend, 'sqlite');
     assert.equal(o.etcdPrefix, '/registry');
     assert.equal(o.anonymousAuth, true);
+    assert.equal(o.watchCache, true);
     assert.deepEqual(o.authorizationModes, ['AlwaysAllow']);
     assert.equal(o.livezGracePeriodMs, 0);
     assert.equal(o.shutdownDelayMs, 0);
@@ -35,6 +36,7 @@ describe('apiserver flags', () => {
       '--client-ca-file=ca.pem',
       '--token-auth-file=t.csv',
       '--anonymous-auth=false',
+      '--watch-cache=false',
       '--authorization-mode=AlwaysDeny,AlwaysAllow',
       '--feature-gates=A=true,B=false',
       '--livez-grace-period=1m30s',
@@ -45,6 +47,7 @@ describe('apiserver flags', () => {
     assert.equal(o.dataDir, '/tmp/d');
     assert.deepEqual(o.etcdServers, ['http://127.0.0.1:2379', 'http://127.0.0.1:2380']);
     assert.equal(o.anonymousAuth, false);
+    assert.equal(o.watchCache, false);
     assert.deepEqual(o.authorizationModes, ['AlwaysDeny', 'AlwaysAllow']);
     assert.deepEqual(o.featureGates, { A: true, B: false });
     assert.equal(o.livezGracePeriodMs, 90_000);

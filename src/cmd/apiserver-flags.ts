@@ -92,6 +92,7 @@ export function apiserverCommand(name: string): Command {
     .option('--client-ca-file <file>', 'CA bundle that client certificates must chain to')
     .option('--token-auth-file <file>', 'static token file (CSV: token,user,uid,"group1,group2")')
     .option('--anonymous-auth [bool]', 'treat requests without credentials as system:anonymous', bool, true)
+    .option('--watch-cache [bool]', 'serve watches and lists from an in-memory cache', bool, true)
     .option('--authorization-mode <modes>', `comma-separated: ${AUTHORIZATION_MODES.join(', ')}`, modes, [
       'AlwaysAllow',
     ] as AuthorizationMode[])
@@ -131,6 +132,7 @@ interface ParsedFlags {
   clientCaFile?: string;
   tokenAuthFile?: string;
   anonymousAuth: boolean;
+  watchCache: boolean;
   authorizationMode: AuthorizationMode[];
   featureGates: Record<string, boolean>;
   livezGracePeriod: number;
@@ -169,6 +171,7 @@ export function parseApiserverFlags(argv: string[], name: string): ServerOptions
     clientCaFile: f.clientCaFile,
     tokenAuthFile: f.tokenAuthFile,
     anonymousAuth: f.anonymousAuth,
+    watchCache: f.watchCache,
     authorizationModes: f.authorizationMode,
     featureGates: f.featureGates,
     livezGracePeriodMs: f.livezGracePeriod,

@@ -9,6 +9,8 @@ export interface ServerOptions {
   dataDir: string;
   /** Run the garbage collector and the namespace deleter in this process (default true). */
   controllers?: boolean;
+  /** Serve watches and lists from the in-memory watch cache (`--watch-cache`, default true). */
+  watchCache?: boolean;
   bindAddress?: string;
   /** 0 picks a free port. */
   securePort?: number;
@@ -46,4 +48,5 @@ export const DEFAULTS = {
   requestTimeoutMs: 60_000,
   shutdownGraceMs: 60_000,
   controllers: true,
+  watchCache: true,
 } as const;

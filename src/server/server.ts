@@ -18,6 +18,7 @@ import { renderClientConfig } from '../client/client-config.ts';
 import { GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
 import { namespaceFinalizer } from '../naming/finalizers.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
+import { CachedStorage } from '../storage/cacher/index.ts';
 import type { Storage } from '../storage/interface.ts';
 import { compose, type RequestContext } from './context.ts';
 import { buildFilterChain } from './filters/index.ts';
@@ -45,13 +46,19 @@ export interface ServerHandle {
   stop(): Promise<void>;
 }
 
-async function openStorage(o: ServerOptions): Promise<Storage> {
+async function openBackend(o: ServerOptions): Promise<Storage> {
   if ((o.storageBackend ?? DEFAULTS.storageBackend) === 'etcd3') {
     const { openEtcdStorage } = await import('../storage/etcd/index.ts');
     return openEtcdStorage({ endpoints: o.etcdServers ?? [], prefix: o.etcdPrefix ?? DEFAULTS.etcdPrefix });
   }
   const { openSqliteStorage } = await import('../storage/sqlite/index.ts');
   return openSqliteStorage({ path: join(o.dataDir, 'store.db') });
+}
+
+/** The backend, behind the watch cache unless `--watch-cache=false`. */
+async function openStorage(o: ServerOptions): Promise<Storage> {
+  const backend = await openBackend(o);
+  return (o.watchCache ?? DEFAULTS.watchCache) ? new CachedStorage(backend) : backend;
 }
 
 function authenticators(o: ServerOptions, clientCa: string | undefined): Authenticator[] {

@@ -17,6 +17,18 @@ export function encodeValue(key: string, obj: ApiObject): string {
   return JSON.stringify(obj);
 }
 
+/**
+ * Every object a backend decodes carries the key it was stored under, invisibly (a non-enumerable
+ * symbol: JSON, spreads and clones leave it behind), so that a decorator such as the watch cache
+ * can index what lists and watches hand it without the Storage contract carrying keys around.
+ */
+const STORAGE_KEY = Symbol('storageKey');
+
+/** The key a decoded object was read from; undefined for objects that did not come from storage. */
+export function storageKeyOf(obj: ApiObject): string | undefined {
+  return (obj as { [STORAGE_KEY]?: string })[STORAGE_KEY];
+}
+
 export function decodeValue(key: string, text: string | Buffer, revision: Revision): ApiObject {
   let obj: unknown;
   try {
@@ -27,6 +39,7 @@ export function decodeValue(key: string, text: string | Buffer, revision: Revisi
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     throw new CorruptObjectError(key, 'stored value is not a JSON object');
   }
+  Object.defineProperty(obj, STORAGE_KEY, { value: key });
   return stampRevision(obj as ApiObject, revision);
 }
 

@@ -1,0 +1,356 @@
+// The watch cache: a Storage decorator that keeps every current object in memory, fed by one watch
+// of the backend, plus a window of recent events. It serves watches (replaying the window), reads
+// "not older than" a revision, and unpaged consistent lists (after catching up with the backend's
+// current revision); writes, exact reads, paged lists and watches older than the window go to the
+// backend. Cached objects are deep-frozen and shared by every reader and watcher, so a list or an
+// event costs no copy; a caller that tries to change one fails loudly instead of corrupting the cache.
+
+import type { ApiObject } from '../../machinery/object.ts';
+import { KeyNotFoundError, TooLargeResourceVersionError } from '../errors.ts';
+import type {
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  Revision,
+  Storage,
+  TryUpdate,
+  UpdateOptions,
+  WatchEvent,
+  WatchOptions,
+  WatchStream,
+} from '../interface.ts';
+import { storageKeyOf } from '../value-codec.ts';
+import { filteredEventType, prefixEnd, WatchQueue } from '../watch-queue.ts';
+import { SortedKeys } from './sorted-keys.ts';
+
+export interface CacheOptions {
+  /** Events kept for replay (older watches go to the backend). */
+  historyCapacity?: number;
+  /** How long a consistent read waits for the cache to catch up before asking the backend. */
+  catchUpTimeoutMs?: number;
+  /** Interval of BOOKMARKs to idle watchers that asked for them. */
+  progressNotifyIntervalMs?: number;
+}
+
+interface CachedEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  key: string;
+  object: ApiObject;
+  previous: ApiObject | null;
+  revision: Revision;
+}
+
+interface CacheWatcher {
+  queue: WatchQueue;
+  prefix: string;
+  end: string;
+  opts: WatchOptions;
+  /** Revision of the last event or bookmark delivered. */
+  last: Revision;
+  active: boolean;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export class CachedStorage implements Storage {
+  private readonly objects = new Map<string, ApiObject>();
+  private readonly keys = new SortedKeys();
+  private readonly history: CachedEvent[] = [];
+  private readonly watchers = new Set<CacheWatcher>();
+  private revision: Revision = 0;
+  /** The oldest revision after which every event is still in `history`. */
+  private windowStart: Revision = 0;
+  private waiters: { revision: Revision; resolve: () => void }[] = [];
+  private feed: WatchStream | undefined;
+  private readonly progressTimer: NodeJS.Timeout;
+  private closed = false;
+  private readonly capacity: number;
+  private readonly catchUpMs: number;
+  private ready: Promise<void>;
+
+  constructor(
+    private readonly backend: Storage,
+    opts: CacheOptions = {},
+  ) {
+    this.capacity = opts.historyCapacity ?? 10_000;
+    this.catchUpMs = opts.catchUpTimeoutMs ?? 3_000;
+    this.ready = this.start();
+    this.progressTimer = setInterval(() => this.notifyProgress(), opts.progressNotifyIntervalMs ?? 5_000);
+    this.progressTimer.unref();
+  }
+
+  /** Lists everything once, then follows the backend from that revision. */
+  private async start(): Promise<void> {
+    const list = await this.backend.list('');
+    for (const obj of list.items) this.put(obj);
+    this.revision = list.revision;
+    this.windowStart = list.revision;
+    this.follow(list.revision);
+  }
+
+  private follow(after: Revision): void {
+    const feed = this.backend.watch('', { revision: after, progressNotify: true });
+    this.feed = feed;
+    void (async () => {
+      for await (const ev of feed) {
+        if (ev.type === 'BOOKMARK') this.advance(ev.revision);
+        else if (ev.type === 'ERROR') {
+          if (!this.closed) await this.restart();
+          return;
+        } else this.apply(ev);
+      }
+    })();
+  }
+
+  /** The feed broke (compaction, an undecodable value): rebuild from a fresh list. */
+  private async restart(): Promise<void> {
+    for (const w of this.watchers) w.queue.fail(new Error('watch cache is re-synchronizing'), this.revision);
+    this.watchers.clear();
+    this.objects.clear();
+    this.keys.clear();
+    this.history.length = 0;
+    this.ready = this.start();
+    await this.ready.catch(() => {});
+  }
+
+  private put(obj: ApiObject): void {
+    const key = keyOf(obj);
+    if (!this.objects.has(key)) this.keys.add(key);
+    this.objects.set(key, deepFreeze(obj));
+  }
+
+  private apply(ev: WatchEvent): void {
+    const key = keyOf(ev.object);
+    const previous = this.objects.get(key) ?? null;
+    const object = deepFreeze(ev.object);
+    if (ev.type === 'DELETED') {
+      this.objects.delete(key);
+      this.keys.delete(key);
+    } else {
+      if (previous === null) this.keys.add(key);
+      this.objects.set(key, object);
+    }
+    const event: CachedEvent = {
+      type: ev.type as CachedEvent['type'],
+      key,
+      object,
+      previous,
+      revision: ev.revision,
+    };
+    this.history.push(event);
+    if (this.history.length > this.capacity) {
+      const dropped = this.history.splice(0, this.history.length - this.capacity);
+      this.windowStart = dropped[dropped.length - 1].revision;
+    }
+    for (const w of this.watchers) this.deliver(w, event);
+    this.advance(ev.revision);
+  }
+
+  private advance(revision: Revision): void {
+    if (revision <= this.revision) return;
+    this.revision = revision;
+    if (this.waiters.length === 0) return;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) (w.revision <= revision ? w.resolve : () => still.push(w))();
+    this.waiters = still;
+  }
+
+  /** Resolves true once the cache has seen `revision`, false after the timeout. */
+  private async caughtUp(revision: Revision): Promise<boolean> {
+    await this.ready;
+    if (this.revision >= revision) return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, this.catchUpMs);
+      const waiter = {
+        revision,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  async get(key: string, opts: GetOptions = {}): Promise<ApiObject> {
+    const at = opts.at;
+    if (at?.kind !== 'notOlderThan') return this.backend.get(key, opts);
+    if (!(await this.servable(key, at.revision))) return this.backend.get(key, opts);
+    const obj = this.objects.get(key);
+    if (obj === undefined) throw new KeyNotFoundError(key);
+    return obj;
+  }
+
+  /** Whether the cache can answer "not older than `revision`": caught up, or the revision is in the future. */
+  private async servable(key: string, revision: Revision): Promise<boolean> {
+    await this.ready;
+    if (this.revision >= revision) return true;
+    const current = await this.backend.currentRevision();
+    if (revision > current) throw new TooLargeResourceVersionError(key, revision, current);
+    return this.caughtUp(revision);
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const at = opts.at ?? { kind: 'latest' };
+    const paged = (opts.limit ?? 0) > 0 || opts.continue !== undefined || opts.exactKey === true;
+    if (paged || at.kind === 'exact') return this.backend.list(prefix, opts);
+    let target: Revision;
+    if (at.kind === 'latest') {
+      await this.ready;
+      target = await this.backend.currentRevision();
+      if (!(await this.caughtUp(target))) return this.backend.list(prefix, opts);
+    } else if (!(await this.servable(prefix, at.revision))) {
+      return this.backend.list(prefix, opts);
+    }
+    const items: ApiObject[] = [];
+    for (const key of this.keys.range(prefix, prefixEnd(prefix))) {
+      const obj = this.objects.get(key) as ApiObject;
+      if (opts.predicate === undefined || opts.predicate(obj)) items.push(obj);
+    }
+    return { items, revision: this.revision };
+  }
+
+  watch(prefix: string, opts: WatchOptions = {}): WatchStream {
+    const end = prefixEnd(prefix);
+    // History the window no longer holds is the backend's to replay (or to refuse as compacted).
+    if (opts.revision !== undefined && opts.revision < this.windowStart)
+      return this.backend.watch(prefix, opts);
+    const w: CacheWatcher = {
+      queue: new WatchQueue(() => this.watchers.delete(w)),
+      prefix,
+      end,
+      opts,
+      last: opts.revision ?? 0,
+      active: false,
+    };
+    void this.open(w);
+    return w.queue;
+  }
+
+  private async open(w: CacheWatcher): Promise<void> {
+    try {
+      if (w.opts.revision === undefined) {
+        // The current state, read consistently, then everything after it.
+        const target = await this.backend.currentRevision();
+        await this.caughtUp(target);
+        for (const key of this.keys.range(w.prefix, w.end)) {
+          const obj = this.objects.get(key) as ApiObject;
+          if (w.opts.predicate === undefined || w.opts.predicate(obj)) {
+            w.queue.push({ type: 'ADDED', object: obj, revision: this.revision });
+          }
+        }
+        w.last = this.revision;
+      } else {
+        await this.ready;
+        if (w.opts.revision < this.windowStart) {
+          // The window moved on while this watch was starting.
+          this.relay(w, this.backend.watch(w.prefix, w.opts));
+          return;
+        }
+        for (const ev of this.history) if (ev.revision > w.last) this.deliver(w, ev);
+      }
+      if (!w.queue.stopped) this.watchers.add(w);
+    } catch (err) {
+      w.queue.fail(err as Error);
+    }
+  }
+
+  private relay(w: CacheWatcher, stream: WatchStream): void {
+    void (async () => {
+      for await (const ev of stream) {
+        if (w.queue.stopped) break;
+        if (ev.type === 'ERROR') w.queue.fail(ev.error ?? new Error('watch failed'), ev.revision);
+        else w.queue.push(ev);
+      }
+      stream.stop();
+    })();
+  }
+
+  private deliver(w: CacheWatcher, ev: CachedEvent): void {
+    if (ev.revision <= w.last || ev.key < w.prefix || ev.key >= w.end) return;
+    w.last = ev.revision;
+    const out = filteredEventType(
+      ev.type,
+      ev.object,
+      ev.type === 'MODIFIED' ? ev.previous : null,
+      w.opts.predicate,
+    );
+    if (out === null) return;
+    w.active = true;
+    w.queue.push({ type: out.type, object: out.object, revision: ev.revision });
+  }
+
+  private notifyProgress(): void {
+    for (const w of this.watchers) {
+      if (!w.opts.progressNotify) continue;
+      if (w.active) {
+        w.active = false;
+        continue;
+      }
+      if (this.revision > w.last || w.last === 0) {
+        w.last = Math.max(w.last, this.revision);
+        w.queue.push({
+          type: 'BOOKMARK',
+          object: { metadata: { resourceVersion: String(this.revision) } },
+          revision: this.revision,
+        });
+      }
+    }
+  }
+
+  create(key: string, obj: ApiObject): Promise<ApiObject> {
+    return this.backend.create(key, obj);
+  }
+
+  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: UpdateOptions): Promise<ApiObject> {
+    return this.backend.guaranteedUpdate(key, tryUpdate, opts);
+  }
+
+  delete(key: string, opts?: DeleteOptions): Promise<ApiObject> {
+    return this.backend.delete(key, opts);
+  }
+
+  currentRevision(): Promise<Revision> {
+    return this.backend.currentRevision();
+  }
+
+  async compact(revision: Revision): Promise<void> {
+    await this.backend.compact(revision);
+    // What the backend no longer keeps is no longer replayed from here either.
+    if (revision > this.windowStart) {
+      this.windowStart = revision;
+      const keep = this.history.findIndex((e) => e.revision > revision);
+      this.history.splice(0, keep === -1 ? this.history.length : keep);
+    }
+  }
+
+  count(prefix: string): Promise<number> {
+    return this.backend.count(prefix);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.progressTimer);
+    this.feed?.stop();
+    for (const w of this.watchers) w.queue.stop();
+    this.watchers.clear();
+    await this.backend.close();
+  }
+}
+
+function keyOf(obj: ApiObject): string {
+  const key = storageKeyOf(obj);
+  if (key === undefined)
+    throw new Error('the backend handed the watch cache an object without its storage key');
+  return key;
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { openSqliteStorage } from '../sqlite/index.ts';
+import { runStorageConformance } from '../testing/conformance.ts';
+import { CachedStorage } from './cached-storage.ts';
+
+let dir = '';
+let n = 0;
+const open = (opts: ConstructorParameters<typeof CachedStorage>[1] = {}) =>
+  new CachedStorage(
+    openSqliteStorage({ path: join(dir, `store-${n++}.db`), progressNotifyIntervalMs: 200 }),
+    {
+      progressNotifyIntervalMs: 200,
+      ...opts,
+    },
+  );
+
+// The cache must keep every promise a backend makes.
+runStorageConformance('watch cache over sqlite', {
+  async setup() {
+    dir = mkdtempSync(join(tmpdir(), 'apiserver-test-cacher-'));
+  },
+  async teardown() {
+    rmSync(dir, { recursive: true, force: true });
+  },
+  open: async () => open(),
+  progressNotifyWithinMs: 600,
+});
+
+describe('watch cache specifics', () => {
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'apiserver-test-cacher-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('hands every reader the same frozen object, so nothing can change the cache', async () => {
+    const store = open();
+    await store.create('/x/a', { metadata: { name: 'a' }, data: { k: 'v' } });
+    const one = (await store.list('/x/')).items[0];
+    const two = (await store.list('/x/', { at: { kind: 'notOlderThan', revision: 0 } })).items[0];
+    assert.equal(one, two);
+    assert.throws(() => {
+      (one.data as Record<string, string>).k = 'changed';
+    }, TypeError);
+    await store.close();
+  });
+
+  it('a watch older than the kept window is replayed by the backend', async () => {
+    const store = open({ historyCapacity: 2 });
+    for (const name of ['a', 'b', 'c', 'd']) await store.create(`/y/${name}`, { metadata: { name } });
+    await store.list('/y/');
+    const events: string[] = [];
+    const w = store.watch('/y/', { revision: 1 });
+    for await (const ev of w) {
+      events.push(`${ev.type} ${ev.object.metadata?.name}`);
+      if (events.length === 3) break;
+    }
+    assert.deepEqual(events, ['ADDED b', 'ADDED c', 'ADDED d']);
+    await store.close();
+  });
+});
