@@ -223,3 +223,22 @@ describe('generic store', () => {
     );
   });
 });
+
+describe('generic store over the watch cache', () => {
+  it('hands every watcher the same wire object for one event', async () => {
+    const { CachedStorage } = await import('../storage/cacher/index.ts');
+    const storage = new CachedStorage(openSqliteStorage({ path: ':memory:' }));
+    const store = new GenericStore(storage, resource, testStrategy());
+    const revision = Number((await store.list('ns')).metadata.resourceVersion);
+    const watches = [store.watch('ns', { revision }), store.watch('ns', { revision })];
+    await store.create('ns', cm('shared'));
+    const firsts = await Promise.all(
+      watches.map(async (w) => (await w[Symbol.asyncIterator]().next()).value),
+    );
+    for (const w of watches) w.stop();
+    assert.equal(firsts[0].type, 'ADDED');
+    assert.equal(firsts[0].object, firsts[1].object);
+    assert.equal(firsts[0].object.kind, 'ConfigMap');
+    await storage.close();
+  });
+});

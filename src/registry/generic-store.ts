@@ -553,7 +553,7 @@ export class GenericStore {
           },
         };
       }
-      return { type: ev.type, object: this.withTypeMeta(ev.object) };
+      return { type: ev.type, object: this.wireObject(ev.object) };
     };
     return {
       stop: () => stream.stop(),
@@ -625,6 +625,21 @@ export class GenericStore {
       ? this.resource.version
       : `${this.resource.group}/${this.resource.version}`;
   }
+
+  /**
+   * The wire form of a watched object, made once per stored object: the watch cache hands every
+   * watcher the same object, so they all get the same wire object (and the handler's encoding of it).
+   */
+  private wireObject(obj: ApiObject): ApiObject {
+    let wire = this.wireForms.get(obj);
+    if (wire === undefined) {
+      wire = this.withTypeMeta(obj);
+      this.wireForms.set(obj, wire);
+    }
+    return wire;
+  }
+
+  private readonly wireForms = new WeakMap<ApiObject, ApiObject>();
 
   /** The object with kind and apiVersion first, in upstream's field order. */
   private withTypeMeta(obj: ApiObject): ApiObject {

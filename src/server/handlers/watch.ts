@@ -13,6 +13,25 @@ import { chooseOutput } from './output.ts';
 /** Upstream's watch timeout when the client names none: between 30 and 60 minutes. */
 const MIN_WATCH_TIMEOUT_S = 1800;
 
+/**
+ * One JSON line per (event type, object), shared by every watcher that receives the same object:
+ * with the watch cache, an event is encoded once however many clients watch.
+ */
+const encoded = new WeakMap<ApiObject, Map<string, string>>();
+function encodedEvent(type: string, object: ApiObject): string {
+  let byType = encoded.get(object);
+  if (byType === undefined) {
+    byType = new Map();
+    encoded.set(object, byType);
+  }
+  let line = byType.get(type);
+  if (line === undefined) {
+    line = `${JSON.stringify({ type, object })}\n`;
+    byType.set(type, line);
+  }
+  return line;
+}
+
 export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   const choice = chooseOutput(ctx, env, true);
   // Only JSON streams are served; YAML has no stream framing.
@@ -48,7 +67,7 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
       headersSent = true;
       return `${JSON.stringify({ type, object: rendered })}\n`;
     }
-    return `${JSON.stringify({ type, object })}\n`;
+    return encodedEvent(type, object);
   };
 
   ctx.res.writeHead(200, {
