@@ -6,7 +6,8 @@
 // that optional paths (etcd) cost nothing until used. The library modules in dist/ are tsc's and
 // stay importable one by one.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -18,6 +19,9 @@ const entryPoints = Object.values(pkg.bin ?? {}).map((target) => {
 
 const at = process.argv.indexOf('--outdir');
 const outdir = at === -1 ? 'dist/cmd' : process.argv[at + 1];
+
+// Chunk names carry content hashes: old ones would pile up beside the new.
+rmSync(join(outdir, 'chunks'), { recursive: true, force: true });
 
 await build({
   entryPoints,

@@ -19,11 +19,12 @@ import { type HandlerEnv, handleResource } from './handlers/index.ts';
 import { evaluateAll, evaluateOne, type HealthCheck } from './health/health.ts';
 import { writeJson, writeText } from './respond.ts';
 
+/** Built on first request (the generator itself loads then), so an idle server pays nothing for them. */
 export interface OpenApiDocuments {
-  v2(): unknown;
-  v3Index(): unknown;
+  v2(): Promise<unknown>;
+  v3Index(): Promise<unknown>;
   /** The document of one group-version path (`api/v1`, `apis/<g>/<v>`); undefined when unknown. */
-  v3(path: string): unknown | undefined;
+  v3(path: string): Promise<unknown | undefined>;
 }
 
 export interface RouteDeps {
@@ -113,11 +114,11 @@ export function buildRouter(deps: RouteDeps): Handler {
           // kubectl asks for the protobuf form only and cannot read JSON sent in its place; a 406
           // tells it the truth until the protobuf encoding exists.
           negotiateOutput(ctx.req.headers.accept, { metaGroups: [], tables: false });
-          return writeJson(ctx, 200, deps.openapi.v2());
+          return writeJson(ctx, 200, await deps.openapi.v2());
         }
         if (rest[0] === 'v3') {
-          if (rest.length === 1) return writeJson(ctx, 200, deps.openapi.v3Index());
-          const doc = deps.openapi.v3(rest.slice(1).join('/'));
+          if (rest.length === 1) return writeJson(ctx, 200, await deps.openapi.v3Index());
+          const doc = await deps.openapi.v3(rest.slice(1).join('/'));
           if (doc !== undefined) return writeJson(ctx, 200, doc);
         }
         break;
