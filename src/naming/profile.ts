@@ -75,3 +75,14 @@ export function labelKey(profile: NamingProfile, name: string): string {
 export function componentName(profile: NamingProfile, name: string): string {
   return `${profile.componentPrefix}${name}`;
 }
+
+/**
+ * The annotations that mark the bookmark ending a streaming list's initial events: the profile's
+ * own and upstream's, which client-go looks for (once when they coincide).
+ */
+export function initialEventsEndAnnotations(profile: NamingProfile): string[] {
+  const own = `${profile.groupDomain}/initial-events-end`;
+  return own === UPSTREAM_ALIASES.initialEventsEndAnnotation
+    ? [own]
+    : [own, UPSTREAM_ALIASES.initialEventsEndAnnotation];
+}

@@ -72,6 +72,15 @@ export interface WatchRequest {
   /** Events after this revision; undefined starts with the current state as ADDED events. */
   revision?: Revision;
   allowBookmarks?: boolean;
+  /**
+   * A streaming list: true sends the state read `at` as ADDED events, then (with bookmarks) a
+   * BOOKMARK carrying `initialEventsEnd` annotations, then changes; false starts after `revision`,
+   * or at the most recent revision when none is given, without the state.
+   */
+  sendInitialEvents?: boolean;
+  at?: ReadAt;
+  /** Annotation names the initial-events-end bookmark carries. */
+  initialEventsEnd?: readonly string[];
 }
 
 /** One event as it goes on the wire: the object carries its apiVersion and kind. */
@@ -161,9 +170,9 @@ export class GenericStore {
       : `${this.keyRoot}/`;
   }
 
-  async get(namespace: string, name: string): Promise<ApiObject> {
+  async get(namespace: string, name: string, at?: ReadAt): Promise<ApiObject> {
     try {
-      return this.withTypeMeta(await this.storage.get(this.keyFor(namespace, name)));
+      return this.withTypeMeta(await this.storage.get(this.keyFor(namespace, name), { at }));
     } catch (err) {
       throw fromStorageError(err, this.groupResource, name);
     }
@@ -533,6 +542,7 @@ export class GenericStore {
   /** A watch whose events carry wire-ready objects; storage failures arrive as ERROR Status events. */
   watch(namespace: string, req: WatchRequest = {}): WireWatch {
     const predicate = this.selectorPredicate(req.labelSelector, req.fieldSelector);
+    if (req.sendInitialEvents !== undefined) return this.streamingWatch(namespace, req, predicate);
     const stream = this.storage.watch(this.prefixFor(namespace), {
       revision: req.revision,
       predicate,
@@ -559,6 +569,48 @@ export class GenericStore {
       stop: () => stream.stop(),
       async *[Symbol.asyncIterator]() {
         for await (const ev of stream) yield toWire(ev);
+      },
+    };
+  }
+
+  /** A watch that starts with the state at `req.at` (or the most recent), or right after it. */
+  private streamingWatch(namespace: string, req: WatchRequest, predicate: Predicate | undefined): WireWatch {
+    const prefix = this.prefixFor(namespace);
+    let inner: WireWatch | undefined;
+    let stopped = false;
+    const self = this;
+    return {
+      stop() {
+        stopped = true;
+        inner?.stop();
+      },
+      async *[Symbol.asyncIterator]() {
+        let from: Revision;
+        if (req.sendInitialEvents) {
+          const state = await self.storage.list(prefix, { at: req.at, predicate });
+          for (const obj of state.items) yield { type: 'ADDED', object: self.wireObject(obj) };
+          from = state.revision;
+          if (req.allowBookmarks) {
+            const annotations = Object.fromEntries((req.initialEventsEnd ?? []).map((a) => [a, 'true']));
+            yield {
+              type: 'BOOKMARK',
+              object: {
+                kind: self.resource.kind,
+                apiVersion: self.apiVersion,
+                metadata: { resourceVersion: String(from), annotations },
+              },
+            };
+          }
+        } else {
+          from = req.revision ?? (await self.storage.currentRevision());
+        }
+        if (stopped) return;
+        const live = self.watch(namespace, { ...req, sendInitialEvents: undefined, revision: from });
+        inner = live;
+        for await (const ev of live) {
+          if (stopped) break;
+          yield ev;
+        }
       },
     };
   }

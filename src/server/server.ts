@@ -21,6 +21,7 @@ import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../na
 import { CachedStorage } from '../storage/cacher/index.ts';
 import type { Storage } from '../storage/interface.ts';
 import { compose, type RequestContext } from './context.ts';
+import { featureGates } from './feature-gates.ts';
 import { buildFilterChain } from './filters/index.ts';
 import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
 import { listen } from './listener.ts';
@@ -101,8 +102,7 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     namespaceLifecycle({ get: (name) => served.namespace(name) }, systemNamespaces),
   ]);
   const metaGroups = [groupName(profile, 'meta'), UPSTREAM_ALIASES.metaGroup];
-  const gates = options.featureGates ?? {};
-  const env = { profile, metaGroups, served, admission, gate: (name: string) => gates[name] ?? false };
+  const env = { profile, metaGroups, served, admission, gate: featureGates(options.featureGates) };
 
   // Health: named checks as upstream names them; post-start hooks report through CompletionChecks.
   let shuttingDown = false;

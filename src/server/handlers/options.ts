@@ -1,7 +1,7 @@
 // Query parameters shared by the write handlers (dryRun) and the read handlers (selectors, limit,
 // resourceVersion), validated with upstream's messages.
 
-import { invalid as invalidField, newPath, notSupported } from '../../machinery/field-errors.ts';
+import { forbidden, invalid as invalidField, newPath, notSupported } from '../../machinery/field-errors.ts';
 import { badRequest, invalid } from '../../machinery/status.ts';
 import type { ReadAt } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
@@ -34,6 +34,8 @@ export interface ListParams {
   revision?: number;
   allowBookmarks: boolean;
   timeoutSeconds?: number;
+  /** For watches: `sendInitialEvents`, when given. */
+  sendInitialEvents?: boolean;
 }
 
 function intParam(ctx: RequestContext, name: string): number | undefined {
@@ -44,6 +46,17 @@ function intParam(ctx: RequestContext, name: string): number | undefined {
 }
 
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+function boolParam(ctx: RequestContext, name: string): boolean | undefined {
+  const v = ctx.query.get(name);
+  if (v === null || v === '') return undefined;
+  if (TRUE.has(v)) return true;
+  if (FALSE.has(v)) return false;
+  throw badRequest(
+    `invalid value for ${name}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`,
+  );
+}
 
 function parseRevision(rv: string, listOptions: string): number {
   if (!/^\d+$/.test(rv)) {
@@ -54,11 +67,17 @@ function parseRevision(rv: string, listOptions: string): number {
   return Number(rv);
 }
 
-export function listParamsOf(ctx: RequestContext, env: HandlerEnv): ListParams {
+/**
+ * The query of a list or watch, checked as upstream's ListOptions validation checks it, and the
+ * read it asks for per the resourceVersion tables: `unset` is the most recent state, `0` any state
+ * (the cache's), a number "not older than" it, or exactly it for Exact and for a first page.
+ */
+export function listParamsOf(ctx: RequestContext, env: HandlerEnv, forWatch = false): ListParams {
   const q = ctx.query;
   const limit = intParam(ctx, 'limit');
   const rv = q.get('resourceVersion') ?? '';
   const match = q.get('resourceVersionMatch') ?? '';
+  const sendInitialEvents = boolParam(ctx, 'sendInitialEvents');
   const params: ListParams = {
     labelSelector: q.get('labelSelector') ?? undefined,
     fieldSelector: q.get('fieldSelector') ?? undefined,
@@ -66,28 +85,70 @@ export function listParamsOf(ctx: RequestContext, env: HandlerEnv): ListParams {
     continue: q.get('continue') || undefined,
     allowBookmarks: TRUE.has(q.get('allowWatchBookmarks') ?? ''),
     timeoutSeconds: intParam(ctx, 'timeoutSeconds'),
+    sendInitialEvents,
   };
-  const optionsKind = { group: env.metaGroups[0], kind: 'ListOptions' };
-  if (match !== '' && rv === '') {
-    throw invalid(optionsKind, '', [
-      invalidField(
-        newPath('resourceVersionMatch'),
-        match,
-        'resourceVersionMatch is forbidden unless resourceVersion is provided',
-      ),
-    ]);
-  }
-  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
-    throw invalid(optionsKind, '', [
-      notSupported(newPath('resourceVersionMatch'), match, ['Exact', 'NotOlderThan']),
-    ]);
-  }
-  if (rv !== '' && rv !== '0') {
-    const revision = parseRevision(rv, 'ListOptions');
-    params.revision = revision;
-    if (params.continue === undefined) {
-      params.at = match === 'Exact' ? { kind: 'exact', revision } : { kind: 'notOlderThan', revision };
+  const matchPath = newPath('resourceVersionMatch');
+  const errs = [];
+  if (forWatch) {
+    if (sendInitialEvents !== undefined) {
+      if (match !== 'NotOlderThan') {
+        errs.push(
+          forbidden(matchPath, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
+        );
+      }
+      if (!env.gate('WatchList')) {
+        errs.push(
+          forbidden(
+            newPath('sendInitialEvents'),
+            'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+          ),
+        );
+      }
     }
+    if (match !== '') {
+      if (sendInitialEvents === undefined) {
+        errs.push(
+          forbidden(
+            matchPath,
+            'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+          ),
+        );
+      }
+      if (match !== 'NotOlderThan') errs.push(notSupported(matchPath, match, ['NotOlderThan']));
+      if (params.continue !== undefined)
+        errs.push(forbidden(matchPath, 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (match !== '') {
+      if (rv === '')
+        errs.push(
+          forbidden(matchPath, 'resourceVersionMatch is forbidden unless resourceVersion is provided'),
+        );
+      if (params.continue !== undefined)
+        errs.push(forbidden(matchPath, 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan')
+        errs.push(notSupported(matchPath, match, ['Exact', 'NotOlderThan', '']));
+      if (match === 'Exact' && rv === '0') {
+        errs.push(forbidden(matchPath, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      }
+    }
+    if (sendInitialEvents !== undefined)
+      errs.push(forbidden(newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
   }
+  if (errs.length > 0) throw invalid({ group: env.metaGroups[0], kind: 'ListOptions' }, '', errs);
+
+  if (params.continue !== undefined && rv !== '' && rv !== '0') {
+    throw badRequest('specifying resource version is not allowed when using continue');
+  }
+  const revision = rv === '' ? undefined : parseRevision(rv, 'ListOptions');
+  if (forWatch) {
+    params.revision = revision === 0 ? undefined : revision;
+    // A streaming list reads its initial state: most recent when unset, else not older than.
+    if (sendInitialEvents === true && revision !== undefined) params.at = { kind: 'notOlderThan', revision };
+    return params;
+  }
+  if (params.continue !== undefined || revision === undefined) return params;
+  const exact = match === 'Exact' || (match === '' && revision !== 0 && params.limit !== undefined);
+  params.at = exact ? { kind: 'exact', revision } : { kind: 'notOlderThan', revision };
   return params;
 }

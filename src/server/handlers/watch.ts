@@ -6,6 +6,7 @@ import { NotAcceptableError } from '../../codec/negotiation.ts';
 import { JSON_SERIALIZER } from '../../codec/serializers.ts';
 import { buildTable } from '../../codec/table.ts';
 import type { ApiObject } from '../../machinery/object.ts';
+import { initialEventsEndAnnotations } from '../../naming/profile.ts';
 import type { ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
 import { chooseOutput } from './output.ts';
@@ -36,7 +37,7 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   const choice = chooseOutput(ctx, env, true);
   // Only JSON streams are served; YAML has no stream framing.
   if (choice.serializer !== JSON_SERIALIZER) throw new NotAcceptableError([JSON_SERIALIZER.mediaType]);
-  const p = listParamsOf(ctx, env);
+  const p = listParamsOf(ctx, env, true);
   const timeoutS =
     p.timeoutSeconds !== undefined && p.timeoutSeconds > 0
       ? p.timeoutSeconds
@@ -46,6 +47,9 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
     fieldSelector: p.fieldSelector,
     revision: p.revision,
     allowBookmarks: p.allowBookmarks,
+    sendInitialEvents: p.sendInitialEvents,
+    at: p.at,
+    initialEventsEnd: initialEventsEndAnnotations(env.profile),
   });
   const timer = setTimeout(() => watch.stop(), timeoutS * 1000);
   timer.unref();

@@ -1,0 +1,13 @@
+// Feature gates the server knows, with upstream 1.35's defaults; `--feature-gates` overrides them.
+
+export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
+  AllowUnsafeMalformedObjectDeletion: false,
+  APIResponseCompression: true,
+  ListFromCacheSnapshot: true,
+  WatchList: true,
+};
+
+/** A gate lookup over the defaults and the operator's overrides. */
+export function featureGates(overrides: Readonly<Record<string, boolean>> = {}): (name: string) => boolean {
+  return (name) => overrides[name] ?? FEATURE_GATE_DEFAULTS[name] ?? false;
+}
