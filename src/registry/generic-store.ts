@@ -9,7 +9,12 @@ import {
   invalid as invalidField,
   newPath,
 } from '../machinery/field-errors.ts';
-import { defaultFieldLabelConversion, objectMetaFieldsSet, parseFieldSelector } from '../machinery/fields.ts';
+import {
+  defaultFieldLabelConversion,
+  objectMetaFieldsSet,
+  parseFieldSelector,
+  supportedFieldLabels,
+} from '../machinery/fields.ts';
 import { parseLabelSelector } from '../machinery/labels.ts';
 import type { ApiObject, ObjectMeta } from '../machinery/object.ts';
 import {
@@ -202,11 +207,22 @@ export class GenericStore {
   /** Parses selectors once; undefined when they select everything, so storage can count. */
   selectorPredicate(labelSelector?: string, fieldSelector?: string): Predicate | undefined {
     const labels = parseLabelSelector(labelSelector ?? '');
-    const fields = parseFieldSelector(fieldSelector ?? '').transform(defaultFieldLabelConversion);
+    const extra = this.strategy.selectableFields;
+    const conversion =
+      extra === undefined
+        ? defaultFieldLabelConversion
+        : supportedFieldLabels(['metadata.name', 'metadata.namespace', ...Object.keys(extra)]);
+    const fields = parseFieldSelector(fieldSelector ?? '').transform(conversion);
     if (labels.empty() && fields.empty()) return undefined;
     const namespaced = this.strategy.namespaced;
-    return (obj) =>
-      labels.matches(obj.metadata?.labels) && fields.matches(objectMetaFieldsSet(obj.metadata, namespaced));
+    const fieldSet = (obj: ApiObject) => {
+      const set = objectMetaFieldsSet(obj.metadata, namespaced);
+      if (extra === undefined) return set;
+      const all: Record<string, string> = { ...set };
+      for (const [name, read] of Object.entries(extra)) all[name] = read(obj);
+      return all;
+    };
+    return (obj) => labels.matches(obj.metadata?.labels) && fields.matches(fieldSet(obj));
   }
 
   async create(namespace: string, obj: ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {

@@ -40,4 +40,9 @@ export interface Strategy {
   hasPendingFinalizers?(obj: ApiObject): boolean;
   /** Marks an object that enters its terminating phase (a namespace's status.phase). */
   prepareForTerminate?(obj: ApiObject): void;
+  /**
+   * Field selectors the kind supports beyond metadata.name and metadata.namespace, each with the
+   * value it reads from an object (a secret's `type`, a namespace's `status.phase`).
+   */
+  selectableFields?: Readonly<Record<string, (obj: ApiObject) => string>>;
 }

@@ -149,6 +149,7 @@ export function namespaceKind(profile: NamingProfile): KindDefinition {
       ...NAMESPACED_DEFAULTS,
       namespaced: false,
       hasStatus: true,
+      selectableFields: { 'status.phase': (obj) => String((obj as NamespaceShape).status?.phase ?? '') },
       validateName: validateNamespaceName,
       prepareForCreate(obj) {
         const ns = obj as NamespaceShape;

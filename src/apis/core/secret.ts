@@ -139,6 +139,7 @@ export function secretKind(profile: NamingProfile): KindDefinition {
     schema,
     strategy: {
       ...NAMESPACED_DEFAULTS,
+      selectableFields: { type: (obj) => String(obj.type ?? '') },
       prepareForCreate: mergeStringData,
       prepareForUpdate: (obj) => mergeStringData(obj),
       applyDefaults(obj) {

@@ -212,3 +212,47 @@ describe('resourceVersion semantics', () => {
     }
   });
 });
+
+describe('per-kind field selectors', () => {
+  let t: TestApiServer;
+  before(async () => {
+    t = await startTestApiServer();
+    for (const [name, type] of [
+      ['plain', 'Opaque'],
+      ['cfg', 'example.com/config'],
+    ]) {
+      const body = JSON.stringify({ metadata: { name }, type, stringData: { a: 'b' } });
+      assert.equal(
+        (await t.call({ method: 'POST', path: '/api/v1/namespaces/default/secrets', body })).status,
+        201,
+      );
+    }
+  });
+  after(() => t.stop());
+
+  it('secrets select by type, namespaces by status.phase', async () => {
+    const secrets = await t.call({ path: '/api/v1/namespaces/default/secrets?fieldSelector=type%3DOpaque' });
+    assert.deepEqual(
+      (secrets.json() as List).items.map((i) => i.metadata.name),
+      ['plain'],
+    );
+    const active = await t.call({
+      path: '/api/v1/namespaces?fieldSelector=status.phase%3DActive,metadata.name%3Ddefault',
+    });
+    assert.deepEqual(
+      (active.json() as List).items.map((i) => i.metadata.name),
+      ['default'],
+    );
+  });
+
+  it('a field a kind does not declare is a 400 in upstream words', async () => {
+    const r = await t.call({ path: '/api/v1/namespaces/default/secrets?fieldSelector=data.a%3Db' });
+    assert.equal(r.status, 400);
+    assert.equal(r.json().message, 'field label not supported: data.a');
+    const cm = await t.call({ path: '/api/v1/namespaces/default/configmaps?fieldSelector=type%3Dx' });
+    assert.equal(
+      cm.json().message,
+      '"type" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    );
+  });
+});
