@@ -18,6 +18,8 @@ export interface RequestContext {
   warnings: string[];
   /** Aborted when the client goes away or the request times out. */
   signal: AbortSignal;
+  /** Gzip response bodies above this many bytes for clients that accept it (APIResponseCompression). */
+  gzipAboveBytes?: number;
 }
 
 /** One step of the chain: do something, then call `next` to continue (or answer and stop). */

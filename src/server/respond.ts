@@ -1,10 +1,48 @@
 // Writing responses. Every error body goes through writeError, which turns whatever was thrown into
 // a Status from the machinery catalogue; nothing else writes an error body.
 
+import { gzip } from 'node:zlib';
 import { NotAcceptableError, UnsupportedMediaTypeError } from '../codec/negotiation.ts';
 import type { Serializer } from '../codec/serializers.ts';
 import { notAcceptable, statusOf, unsupportedMediaType } from '../machinery/status.ts';
 import type { RequestContext } from './context.ts';
+
+/** Upstream compresses object responses above 128 KiB: below that, gzip costs more than it saves. */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+function acceptsGzip(ctx: RequestContext): boolean {
+  const header = String(ctx.req.headers['accept-encoding'] ?? '');
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    return coding.trim().toLowerCase() === 'gzip' && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+  });
+}
+
+/** Sends an object body, gzipped (off the event loop) when it is large and the client accepts it. */
+function sendBody(ctx: RequestContext, status: number, contentType: string, body: string): void {
+  const headers = { 'content-type': contentType, 'cache-control': 'no-cache, private' };
+  if (ctx.method === 'HEAD') {
+    ctx.res.writeHead(status, headers);
+    ctx.res.end();
+    return;
+  }
+  const limit = ctx.gzipAboveBytes;
+  if (limit === undefined || body.length <= limit || !acceptsGzip(ctx)) {
+    ctx.res.writeHead(status, headers);
+    ctx.res.end(body);
+    return;
+  }
+  gzip(body, (err, zipped) => {
+    if (ctx.res.headersSent || ctx.res.destroyed) return;
+    if (err !== null) {
+      ctx.res.writeHead(status, headers);
+      ctx.res.end(body);
+      return;
+    }
+    ctx.res.writeHead(status, { ...headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+    ctx.res.end(zipped);
+  });
+}
 
 function sendWarnings(ctx: RequestContext): void {
   if (ctx.warnings.length > 0 && !ctx.res.headersSent) {
@@ -40,9 +78,7 @@ export function writeJson(
     pretty === 'true' || pretty === '1'
       ? `${JSON.stringify(value, null, 2)}\n`
       : `${JSON.stringify(value)}\n`;
-  ctx.res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-cache, private' });
-  if (ctx.method === 'HEAD') ctx.res.end();
-  else ctx.res.end(body);
+  sendBody(ctx, status, contentType, body);
 }
 
 /** Writes `value` with a negotiated serializer (JSON pretty-printed on `?pretty=true`). */
@@ -56,9 +92,7 @@ export function writeEncoded(
   sendWarnings(ctx);
   const pretty = ctx.query.get('pretty');
   const body = serializer.encode(value, pretty === 'true' || pretty === '1');
-  ctx.res.writeHead(status, { 'content-type': serializer.mediaType, 'cache-control': 'no-cache, private' });
-  if (ctx.method === 'HEAD') ctx.res.end();
-  else ctx.res.end(body);
+  sendBody(ctx, status, serializer.mediaType, body);
 }
 
 /** Codec failures are plain errors below the server; here they become their Status. */

@@ -29,7 +29,7 @@ import { buildOpenApi } from './openapi-documents.ts';
 import { DEFAULTS, type ServerOptions } from './options.ts';
 import { ensurePki } from './pki/ensure-pki.ts';
 import { parseRequestInfo } from './request-info.ts';
-import { writeError } from './respond.ts';
+import { GZIP_THRESHOLD_BYTES, writeError } from './respond.ts';
 import { buildRouter } from './routes.ts';
 import { ServedResources } from './served-resources.ts';
 import { versionDocument } from './version.ts';
@@ -171,6 +171,7 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
       info: parseRequestInfo(req.method ?? 'GET', url),
       warnings: [],
       signal: aborted.signal,
+      gzipAboveBytes: env.gate('APIResponseCompression') ? GZIP_THRESHOLD_BYTES : undefined,
     };
     handle(ctx).catch((err) => writeError(ctx, err));
   };

@@ -256,3 +256,34 @@ describe('per-kind field selectors', () => {
     );
   });
 });
+
+describe('watch timeouts', () => {
+  let t: TestApiServer;
+  before(async () => {
+    t = await startTestApiServer();
+  });
+  after(() => t.stop());
+
+  it('a watch with bookmarks ends its timeout with a BOOKMARK at the last revision it sent', async () => {
+    const created = await t.call({
+      method: 'POST',
+      path: '/api/v1/namespaces/default/configmaps',
+      body: '{"metadata":{"name":"t"}}',
+    });
+    const rv = (created.json() as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const r = await t.call({
+      path: '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&allowWatchBookmarks=true',
+    });
+    const lines = r.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; object: { metadata: { resourceVersion: string } } });
+    assert.deepEqual(
+      lines.map((e) => e.type),
+      ['ADDED', 'BOOKMARK'],
+    );
+    assert.equal(lines[1].object.metadata.resourceVersion, rv);
+    const plain = await t.call({ path: '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1' });
+    assert.equal(plain.body.trim().split('\n').length, 1);
+  });
+});

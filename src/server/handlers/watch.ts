@@ -51,7 +51,11 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
     at: p.at,
     initialEventsEnd: initialEventsEndAnnotations(env.profile),
   });
-  const timer = setTimeout(() => watch.stop(), timeoutS * 1000);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    watch.stop();
+  }, timeoutS * 1000);
   timer.unref();
   const stop = () => watch.stop();
   ctx.signal.addEventListener('abort', stop);
@@ -80,10 +84,23 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   });
   // Headers go out now so that clients see the watch established before the first event.
   (ctx.res as unknown as { flushHeaders?: () => void }).flushHeaders?.();
+  // The newest revision the client has been told about: a closing bookmark may not pass it, or the
+  // client would resume past events it never received.
+  let reached = p.revision ?? 0;
   try {
     for await (const ev of watch) {
       if (ctx.res.writableEnded || ctx.res.destroyed) break;
       ctx.res.write(render(ev.type, ev.object));
+      if (ev.type !== 'ERROR') reached = Math.max(reached, Number(ev.object.metadata?.resourceVersion ?? 0));
+    }
+    if (timedOut && p.allowBookmarks && reached > 0 && !ctx.res.writableEnded) {
+      const r = t.served.kind.resource;
+      const bookmark = {
+        kind: r.kind,
+        apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
+        metadata: { resourceVersion: String(reached) },
+      };
+      ctx.res.write(`${JSON.stringify({ type: 'BOOKMARK', object: bookmark })}\n`);
     }
   } finally {
     clearTimeout(timer);

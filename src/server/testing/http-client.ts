@@ -12,6 +12,8 @@ export interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body as received, for encodings that are not text (gzip). */
+  bytes: Buffer;
   json: () => Record<string, unknown>;
 }
 
@@ -49,14 +51,15 @@ export function client(server: ServerHandle, dir: string): Caller {
           },
         },
         (r) => {
-          let body = '';
-          r.setEncoding('utf8');
-          r.on('data', (d) => {
-            body += d;
+          const chunks: Buffer[] = [];
+          r.on('data', (d: Buffer) => {
+            chunks.push(d);
           });
-          r.on('end', () =>
-            res({ status: r.statusCode ?? 0, headers: r.headers, body, json: () => JSON.parse(body) }),
-          );
+          r.on('end', () => {
+            const bytes = Buffer.concat(chunks);
+            const body = bytes.toString('utf8');
+            res({ status: r.statusCode ?? 0, headers: r.headers, body, bytes, json: () => JSON.parse(body) });
+          });
         },
       );
       req.on('error', rej);
