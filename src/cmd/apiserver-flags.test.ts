@@ -16,6 +16,7 @@ describe('apiserver flags', () => {
     assert.equal(o.etcdPrefix, '/registry');
     assert.equal(o.anonymousAuth, true);
     assert.equal(o.watchCache, true);
+    assert.equal(o.compactionIntervalMs, 300_000);
     assert.deepEqual(o.authorizationModes, ['AlwaysAllow']);
     assert.equal(o.livezGracePeriodMs, 0);
     assert.equal(o.shutdownDelayMs, 0);
@@ -37,6 +38,7 @@ describe('apiserver flags', () => {
       '--token-auth-file=t.csv',
       '--anonymous-auth=false',
       '--watch-cache=false',
+      '--etcd-compaction-interval=30s',
       '--authorization-mode=AlwaysDeny,AlwaysAllow',
       '--feature-gates=A=true,B=false',
       '--livez-grace-period=1m30s',
@@ -48,6 +50,7 @@ describe('apiserver flags', () => {
     assert.deepEqual(o.etcdServers, ['http://127.0.0.1:2379', 'http://127.0.0.1:2380']);
     assert.equal(o.anonymousAuth, false);
     assert.equal(o.watchCache, false);
+    assert.equal(o.compactionIntervalMs, 30_000);
     assert.deepEqual(o.authorizationModes, ['AlwaysDeny', 'AlwaysAllow']);
     assert.deepEqual(o.featureGates, { A: true, B: false });
     assert.equal(o.livezGracePeriodMs, 90_000);

@@ -98,6 +98,12 @@ export function apiserverCommand(name: string): Command {
     ] as AuthorizationMode[])
     .option('--feature-gates <gates>', 'comma-separated key=bool pairs', featureGates, {})
     .option(
+      '--etcd-compaction-interval <duration>',
+      'history kept for watches and exact reads before compaction',
+      duration,
+      5 * 60_000,
+    )
+    .option(
       '--livez-grace-period <duration>',
       'time after start during which /livez ignores failures',
       duration,
@@ -133,6 +139,7 @@ interface ParsedFlags {
   tokenAuthFile?: string;
   anonymousAuth: boolean;
   watchCache: boolean;
+  etcdCompactionInterval: number;
   authorizationMode: AuthorizationMode[];
   featureGates: Record<string, boolean>;
   livezGracePeriod: number;
@@ -172,6 +179,7 @@ export function parseApiserverFlags(argv: string[], name: string): ServerOptions
     tokenAuthFile: f.tokenAuthFile,
     anonymousAuth: f.anonymousAuth,
     watchCache: f.watchCache,
+    compactionIntervalMs: f.etcdCompactionInterval,
     authorizationModes: f.authorizationMode,
     featureGates: f.featureGates,
     livezGracePeriodMs: f.livezGracePeriod,

@@ -11,6 +11,11 @@ export interface ServerOptions {
   controllers?: boolean;
   /** Serve watches and lists from the in-memory watch cache (`--watch-cache`, default true). */
   watchCache?: boolean;
+  /**
+   * History kept for watches and exact reads (`--etcd-compaction-interval`, default 5 minutes):
+   * the SQLite store compacts what is older, and the watch cache replays no further back.
+   */
+  compactionIntervalMs?: number;
   bindAddress?: string;
   /** 0 picks a free port. */
   securePort?: number;
@@ -49,4 +54,5 @@ export const DEFAULTS = {
   shutdownGraceMs: 60_000,
   controllers: true,
   watchCache: true,
+  compactionIntervalMs: 5 * 60_000,
 } as const;

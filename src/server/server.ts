@@ -53,13 +53,21 @@ async function openBackend(o: ServerOptions): Promise<Storage> {
     return openEtcdStorage({ endpoints: o.etcdServers ?? [], prefix: o.etcdPrefix ?? DEFAULTS.etcdPrefix });
   }
   const { openSqliteStorage } = await import('../storage/sqlite/index.ts');
-  return openSqliteStorage({ path: join(o.dataDir, 'store.db') });
+  const window = o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs;
+  return openSqliteStorage({
+    path: join(o.dataDir, 'store.db'),
+    compactionWindowMs: window,
+    compactionIntervalMs: Math.min(window, 60_000),
+  });
 }
 
 /** The backend, behind the watch cache unless `--watch-cache=false`. */
 async function openStorage(o: ServerOptions): Promise<Storage> {
   const backend = await openBackend(o);
-  return (o.watchCache ?? DEFAULTS.watchCache) ? new CachedStorage(backend) : backend;
+  if (!(o.watchCache ?? DEFAULTS.watchCache)) return backend;
+  return new CachedStorage(backend, {
+    historyWindowMs: o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs,
+  });
 }
 
 function authenticators(o: ServerOptions, clientCa: string | undefined): Authenticator[] {

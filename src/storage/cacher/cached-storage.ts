@@ -27,6 +27,8 @@ import { SortedKeys } from './sorted-keys.ts';
 export interface CacheOptions {
   /** Events kept for replay (older watches go to the backend). */
   historyCapacity?: number;
+  /** Events older than this are dropped from the window too, as the backend compacts them. */
+  historyWindowMs?: number;
   /** How long a consistent read waits for the cache to catch up before asking the backend. */
   catchUpTimeoutMs?: number;
   /** Interval of BOOKMARKs to idle watchers that asked for them. */
@@ -39,6 +41,8 @@ interface CachedEvent {
   object: ApiObject;
   previous: ApiObject | null;
   revision: Revision;
+  /** When the cache saw it (ms), for the age bound of the window. */
+  seenAt: number;
 }
 
 interface CacheWatcher {
@@ -72,6 +76,7 @@ export class CachedStorage implements Storage {
   private readonly progressTimer: NodeJS.Timeout;
   private closed = false;
   private readonly capacity: number;
+  private readonly windowMs: number;
   private readonly catchUpMs: number;
   private ready: Promise<void>;
 
@@ -80,6 +85,7 @@ export class CachedStorage implements Storage {
     opts: CacheOptions = {},
   ) {
     this.capacity = opts.historyCapacity ?? 10_000;
+    this.windowMs = opts.historyWindowMs ?? 5 * 60_000;
     this.catchUpMs = opts.catchUpTimeoutMs ?? 3_000;
     this.ready = this.start();
     this.progressTimer = setInterval(() => this.notifyProgress(), opts.progressNotifyIntervalMs ?? 5_000);
@@ -143,14 +149,22 @@ export class CachedStorage implements Storage {
       object,
       previous,
       revision: ev.revision,
+      seenAt: Date.now(),
     };
     this.history.push(event);
-    if (this.history.length > this.capacity) {
-      const dropped = this.history.splice(0, this.history.length - this.capacity);
-      this.windowStart = dropped[dropped.length - 1].revision;
-    }
+    this.trimHistory();
     for (const w of this.watchers) this.deliver(w, event);
     this.advance(ev.revision);
+  }
+
+  /** Keeps the window within its capacity and age; what leaves it is replayed by the backend. */
+  private trimHistory(): void {
+    const oldest = Date.now() - this.windowMs;
+    let drop = Math.max(0, this.history.length - this.capacity);
+    while (drop < this.history.length && this.history[drop].seenAt < oldest) drop++;
+    if (drop === 0) return;
+    const dropped = this.history.splice(0, drop);
+    this.windowStart = Math.max(this.windowStart, dropped[dropped.length - 1].revision);
   }
 
   private advance(revision: Revision): void {
@@ -291,6 +305,7 @@ export class CachedStorage implements Storage {
   }
 
   private notifyProgress(): void {
+    this.trimHistory();
     for (const w of this.watchers) {
       if (!w.opts.progressNotify) continue;
       if (w.active) {
