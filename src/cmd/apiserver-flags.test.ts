@@ -17,6 +17,7 @@ describe('apiserver flags', () => {
     assert.equal(o.anonymousAuth, true);
     assert.equal(o.watchCache, true);
     assert.equal(o.compactionIntervalMs, 300_000);
+    assert.equal(o.minRequestTimeoutSeconds, 1800);
     assert.deepEqual(o.authorizationModes, ['AlwaysAllow']);
     assert.equal(o.livezGracePeriodMs, 0);
     assert.equal(o.shutdownDelayMs, 0);
@@ -39,6 +40,7 @@ describe('apiserver flags', () => {
       '--anonymous-auth=false',
       '--watch-cache=false',
       '--etcd-compaction-interval=30s',
+      '--min-request-timeout=60',
       '--authorization-mode=AlwaysDeny,AlwaysAllow',
       '--feature-gates=A=true,B=false',
       '--livez-grace-period=1m30s',
@@ -51,6 +53,7 @@ describe('apiserver flags', () => {
     assert.equal(o.anonymousAuth, false);
     assert.equal(o.watchCache, false);
     assert.equal(o.compactionIntervalMs, 30_000);
+    assert.equal(o.minRequestTimeoutSeconds, 60);
     assert.deepEqual(o.authorizationModes, ['AlwaysDeny', 'AlwaysAllow']);
     assert.deepEqual(o.featureGates, { A: true, B: false });
     assert.equal(o.livezGracePeriodMs, 90_000);

@@ -24,6 +24,12 @@ function bool(v: string | undefined): boolean {
   throw new InvalidArgumentError(`strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
 }
 
+function seconds(v: string): number {
+  if (!/^\d+$/.test(v))
+    throw new InvalidArgumentError(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return Number(v);
+}
+
 function duration(v: string): number {
   try {
     const ms = parseDuration(v);
@@ -104,6 +110,12 @@ export function apiserverCommand(name: string): Command {
       5 * 60_000,
     )
     .option(
+      '--min-request-timeout <seconds>',
+      'a watch without timeoutSeconds ends between this and twice this many seconds',
+      seconds,
+      1800,
+    )
+    .option(
       '--livez-grace-period <duration>',
       'time after start during which /livez ignores failures',
       duration,
@@ -140,6 +152,7 @@ interface ParsedFlags {
   anonymousAuth: boolean;
   watchCache: boolean;
   etcdCompactionInterval: number;
+  minRequestTimeout: number;
   authorizationMode: AuthorizationMode[];
   featureGates: Record<string, boolean>;
   livezGracePeriod: number;
@@ -180,6 +193,7 @@ export function parseApiserverFlags(argv: string[], name: string): ServerOptions
     anonymousAuth: f.anonymousAuth,
     watchCache: f.watchCache,
     compactionIntervalMs: f.etcdCompactionInterval,
+    minRequestTimeoutSeconds: f.minRequestTimeout,
     authorizationModes: f.authorizationMode,
     featureGates: f.featureGates,
     livezGracePeriodMs: f.livezGracePeriod,

@@ -16,6 +16,8 @@ export interface ServerOptions {
    * the SQLite store compacts what is older, and the watch cache replays no further back.
    */
   compactionIntervalMs?: number;
+  /** A watch without timeoutSeconds ends after a random time between this and twice this (`--min-request-timeout`). */
+  minRequestTimeoutSeconds?: number;
   bindAddress?: string;
   /** 0 picks a free port. */
   securePort?: number;
@@ -55,4 +57,5 @@ export const DEFAULTS = {
   controllers: true,
   watchCache: true,
   compactionIntervalMs: 5 * 60_000,
+  minRequestTimeoutSeconds: 1800,
 } as const;

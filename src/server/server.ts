@@ -110,7 +110,14 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     namespaceLifecycle({ get: (name) => served.namespace(name) }, systemNamespaces),
   ]);
   const metaGroups = [groupName(profile, 'meta'), UPSTREAM_ALIASES.metaGroup];
-  const env = { profile, metaGroups, served, admission, gate: featureGates(options.featureGates) };
+  const env = {
+    profile,
+    metaGroups,
+    served,
+    admission,
+    gate: featureGates(options.featureGates),
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
+  };
 
   // Health: named checks as upstream names them; post-start hooks report through CompletionChecks.
   let shuttingDown = false;

@@ -67,3 +67,43 @@ describe('@kubernetes/client-node', () => {
     }
   });
 });
+
+describe('@kubernetes/client-node informer across watch restarts', () => {
+  let ts: TestServer;
+  let kc: KubeConfig;
+  let core: CoreV1Api;
+  before(async () => {
+    // Watches end after 1-2 s and history lasts 1 s, so the informer both resumes and re-lists.
+    ts = await startTestServer({ minRequestTimeoutSeconds: 1, compactionIntervalMs: 1000 });
+    kc = new KubeConfig();
+    kc.loadFromFile(ts.server.adminConfigPath);
+    core = kc.makeApiClient(CoreV1Api);
+  });
+  after(() => ts.stop());
+
+  it('keeps seeing every change, once, while its watches end and restart', async () => {
+    const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/default/configmaps', () =>
+      core.listNamespacedConfigMap({ namespace: 'default' }),
+    );
+    const adds: string[] = [];
+    const errors: unknown[] = [];
+    informer.on('add', (o) => adds.push(String(o.metadata?.name)));
+    informer.on('error', (err) => errors.push(err));
+    await informer.start();
+    try {
+      for (let i = 0; i < 8; i++) {
+        await core.createNamespacedConfigMap({
+          namespace: 'default',
+          body: { metadata: { name: `r-${i}` } },
+        });
+        await new Promise((r) => setTimeout(r, 600));
+      }
+      await eventually(() => adds.length >= 8, 10_000, 'every add');
+      assert.deepEqual([...adds].sort(), Array.from({ length: 8 }, (_, i) => `r-${i}`).sort());
+      assert.deepEqual(errors, []);
+      assert.equal(informer.list().length, 8);
+    } finally {
+      await informer.stop();
+    }
+  });
+});

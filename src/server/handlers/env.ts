@@ -16,6 +16,8 @@ export interface HandlerEnv {
   admission: AdmissionChain;
   /** Whether a feature gate is on (`--feature-gates`, else the gate's default). */
   gate(name: string): boolean;
+  /** Watches without timeoutSeconds last between this and twice this. */
+  minRequestTimeoutSeconds: number;
 }
 
 export interface Target {

@@ -11,9 +11,6 @@ import type { ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
 import { chooseOutput } from './output.ts';
 
-/** Upstream's watch timeout when the client names none: between 30 and 60 minutes. */
-const MIN_WATCH_TIMEOUT_S = 1800;
-
 /**
  * One JSON line per (event type, object), shared by every watcher that receives the same object:
  * with the watch cache, an event is encoded once however many clients watch.
@@ -41,7 +38,8 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   const timeoutS =
     p.timeoutSeconds !== undefined && p.timeoutSeconds > 0
       ? p.timeoutSeconds
-      : MIN_WATCH_TIMEOUT_S * (1 + Math.random());
+      : // Upstream's spread: between the minimum and twice it, so reconnects do not bunch up.
+        env.minRequestTimeoutSeconds * (1 + Math.random());
   const watch = t.served.store.watch(t.namespace, {
     labelSelector: p.labelSelector,
     fieldSelector: p.fieldSelector,
