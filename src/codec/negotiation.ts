@@ -5,10 +5,18 @@ import { JSON_SERIALIZER, SERVED_MEDIA_TYPES, type Serializer, serializerFor } f
 
 /** A representation other than the object itself, asked for with `;as=...;g=...;v=...`. */
 export interface Conversion {
-  as: 'Table';
+  /** A Table of rows, or the objects' metadata alone (PartialObjectMetadata, for lists ...List). */
+  as: 'Table' | 'PartialObjectMetadata';
   group: string;
   version: string;
 }
+
+/** Versions of the meta API each representation is served in. */
+const CONVERSION_VERSIONS: Record<string, readonly string[]> = {
+  Table: ['v1', 'v1beta1'],
+  PartialObjectMetadata: ['v1', 'v1beta1'],
+  PartialObjectMetadataList: ['v1', 'v1beta1'],
+};
 
 export interface OutputChoice {
   serializer: Serializer;
@@ -20,6 +28,8 @@ export interface OutputOptions {
   metaGroups: readonly string[];
   /** Whether this endpoint can answer with a Table (get and list of resources). */
   tables: boolean;
+  /** For resource endpoints: whether the answer is a list (PartialObjectMetadataList) or one object. */
+  list?: boolean;
 }
 
 /** Parameters that never change what is served. */
@@ -56,8 +66,11 @@ export function negotiateOutput(accept: string | undefined, opts: OutputOptions)
       if (g !== undefined || v !== undefined) continue;
       return { serializer };
     }
-    if (as === 'Table' && opts.tables && v === 'v1' && g !== undefined && opts.metaGroups.includes(g)) {
-      return { serializer, conversion: { as: 'Table', group: g, version: v } };
+    if (!opts.tables || g === undefined || v === undefined || !opts.metaGroups.includes(g)) continue;
+    if (!(CONVERSION_VERSIONS[as] ?? []).includes(v)) continue;
+    if (as === 'Table') return { serializer, conversion: { as: 'Table', group: g, version: v } };
+    if (as === (opts.list ? 'PartialObjectMetadataList' : 'PartialObjectMetadata')) {
+      return { serializer, conversion: { as: 'PartialObjectMetadata', group: g, version: v } };
     }
   }
   throw new NotAcceptableError(SERVED_MEDIA_TYPES);

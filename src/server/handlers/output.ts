@@ -1,5 +1,6 @@
 // Answering with objects and lists in the representation the client asked for: the object itself
-// (JSON or YAML), or a Table of it with the kind's columns.
+// (JSON or YAML), a Table of it with the kind's columns, or its metadata alone
+// (PartialObjectMetadata, what metadata-only informers such as the garbage collector's ask for).
 
 import { negotiateOutput, type OutputChoice } from '../../codec/negotiation.ts';
 import { buildTable } from '../../codec/table.ts';
@@ -9,8 +10,18 @@ import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
 import type { HandlerEnv, Target } from './env.ts';
 
-export function chooseOutput(ctx: RequestContext, env: HandlerEnv, tables: boolean): OutputChoice {
-  return negotiateOutput(ctx.req.headers.accept, { metaGroups: env.metaGroups, tables });
+export function chooseOutput(
+  ctx: RequestContext,
+  env: HandlerEnv,
+  tables: boolean,
+  list = false,
+): OutputChoice {
+  return negotiateOutput(ctx.req.headers.accept, { metaGroups: env.metaGroups, tables, list });
+}
+
+/** An object reduced to its metadata, as upstream's PartialObjectMetadata. */
+export function partialMetadata(obj: ApiObject, group: string, version: string): ApiObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: `${group}/${version}`, metadata: obj.metadata };
 }
 
 /** An object, or a one-row Table of it. */
@@ -31,6 +42,15 @@ export function respondObject(
     writeEncoded(ctx, status, table, choice.serializer);
     return;
   }
+  if (choice.conversion?.as === 'PartialObjectMetadata') {
+    writeEncoded(
+      ctx,
+      status,
+      partialMetadata(obj, choice.conversion.group, choice.conversion.version),
+      choice.serializer,
+    );
+    return;
+  }
   writeEncoded(ctx, status, obj, choice.serializer);
 }
 
@@ -47,6 +67,17 @@ export function respondList(ctx: RequestContext, t: Target, list: ListObject, ch
       listMeta: list.metadata,
     });
     writeEncoded(ctx, 200, table, choice.serializer);
+    return;
+  }
+  if (choice.conversion?.as === 'PartialObjectMetadata') {
+    const { group, version } = choice.conversion;
+    const partial = {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: `${group}/${version}`,
+      metadata: list.metadata,
+      items: list.items.map((i) => partialMetadata(i, group, version)),
+    };
+    writeEncoded(ctx, 200, partial, choice.serializer);
     return;
   }
   writeEncoded(ctx, 200, list, choice.serializer);

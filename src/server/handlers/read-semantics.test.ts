@@ -287,3 +287,69 @@ describe('watch timeouts', () => {
     assert.equal(plain.body.trim().split('\n').length, 1);
   });
 });
+
+describe('other representations', () => {
+  let t: TestApiServer;
+  before(async () => {
+    t = await startTestApiServer();
+    await t.call({
+      method: 'POST',
+      path: '/api/v1/namespaces/default/configmaps',
+      body: '{"metadata":{"name":"m","labels":{"a":"b"}},"data":{"k":"v"}}',
+    });
+  });
+  after(() => t.stop());
+
+  for (const v of ['v1', 'v1beta1']) {
+    it(`Table in meta ${v}, in the group asked for`, async () => {
+      const r = await t.call({
+        path: '/api/v1/namespaces/default/configmaps',
+        headers: { accept: `application/json;as=Table;v=${v};g=${UPSTREAM_ALIASES.metaGroup}` },
+      });
+      assert.equal(r.status, 200, r.body);
+      const table = r.json() as { kind: string; apiVersion: string; rows: unknown[] };
+      assert.equal(table.kind, 'Table');
+      assert.equal(table.apiVersion, `${UPSTREAM_ALIASES.metaGroup}/${v}`);
+      assert.equal(table.rows.length, 1);
+    });
+  }
+
+  it('PartialObjectMetadata for a get, PartialObjectMetadataList for a list, per event for a watch', async () => {
+    const accept = (as: string) => ({
+      accept: `application/json;as=${as};v=v1;g=${UPSTREAM_ALIASES.metaGroup}`,
+    });
+    const one = (
+      await t.call({
+        path: '/api/v1/namespaces/default/configmaps/m',
+        headers: accept('PartialObjectMetadata'),
+      })
+    ).json();
+    assert.equal(one.kind, 'PartialObjectMetadata');
+    assert.equal(one.apiVersion, `${UPSTREAM_ALIASES.metaGroup}/v1`);
+    assert.deepEqual((one.metadata as { labels: unknown }).labels, { a: 'b' });
+    assert.equal(one.data, undefined);
+    const list = (
+      await t.call({
+        path: '/api/v1/namespaces/default/configmaps',
+        headers: accept('PartialObjectMetadataList'),
+      })
+    ).json();
+    assert.equal(list.kind, 'PartialObjectMetadataList');
+    assert.equal((list.items as { kind: string }[])[0].kind, 'PartialObjectMetadata');
+    const watch = await t.call({
+      path: '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1',
+      headers: accept('PartialObjectMetadata'),
+    });
+    const ev = JSON.parse(watch.body.trim().split('\n')[0]) as {
+      type: string;
+      object: { kind: string; data?: unknown };
+    };
+    assert.equal(ev.object.kind, 'PartialObjectMetadata');
+    assert.equal(ev.object.data, undefined);
+    const wrong = await t.call({
+      path: '/api/v1/namespaces/default/configmaps',
+      headers: accept('PartialObjectMetadata'),
+    });
+    assert.equal(wrong.status, 406);
+  });
+});

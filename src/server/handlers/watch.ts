@@ -9,7 +9,7 @@ import type { ApiObject } from '../../machinery/object.ts';
 import { initialEventsEndAnnotations } from '../../naming/profile.ts';
 import type { ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
-import { chooseOutput } from './output.ts';
+import { chooseOutput, partialMetadata } from './output.ts';
 
 /**
  * One JSON line per (event type, object), shared by every watcher that receives the same object:
@@ -72,6 +72,10 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
       });
       headersSent = true;
       return `${JSON.stringify({ type, object: rendered })}\n`;
+    }
+    if (choice.conversion?.as === 'PartialObjectMetadata' && type !== 'ERROR' && type !== 'BOOKMARK') {
+      const { group, version } = choice.conversion;
+      return `${JSON.stringify({ type, object: partialMetadata(object, group, version) })}\n`;
     }
     return encodedEvent(type, object);
   };
