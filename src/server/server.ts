@@ -67,6 +67,7 @@ async function openStorage(o: ServerOptions): Promise<Storage> {
   if (!(o.watchCache ?? DEFAULTS.watchCache)) return backend;
   return new CachedStorage(backend, {
     historyWindowMs: o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs,
+    snapshotTtlMs: featureGates(o.featureGates)('ListFromCacheSnapshot') ? 75_000 : 0,
   });
 }
 

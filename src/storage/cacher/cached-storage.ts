@@ -6,6 +6,7 @@
 // event costs no copy; a caller that tries to change one fails loudly instead of corrupting the cache.
 
 import type { ApiObject } from '../../machinery/object.ts';
+import { decodeContinue, encodeContinue } from '../continue-token.ts';
 import { KeyNotFoundError, TooLargeResourceVersionError } from '../errors.ts';
 import type {
   DeleteOptions,
@@ -33,7 +34,23 @@ export interface CacheOptions {
   catchUpTimeoutMs?: number;
   /** Interval of BOOKMARKs to idle watchers that asked for them. */
   progressNotifyIntervalMs?: number;
+  /**
+   * Serve paged lists from snapshots of a collection taken at its first page and kept this long
+   * (the ListFromCacheSnapshot gate); 0 sends paged lists to the backend. Default 75 seconds.
+   */
+  snapshotTtlMs?: number;
 }
+
+/** A collection as of one revision, for the pages of one paged list. */
+interface Snapshot {
+  revision: Revision;
+  keys: string[];
+  objects: ApiObject[];
+  expires: number;
+}
+
+/** Snapshots held at once; past this the oldest goes (its lists continue from the backend). */
+const MAX_SNAPSHOTS = 64;
 
 interface CachedEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -78,6 +95,9 @@ export class CachedStorage implements Storage {
   private readonly capacity: number;
   private readonly windowMs: number;
   private readonly catchUpMs: number;
+  private readonly snapshotTtlMs: number;
+  /** By `${revision} ${prefix}`. */
+  private readonly snapshots = new Map<string, Snapshot>();
   private ready: Promise<void>;
 
   constructor(
@@ -87,6 +107,7 @@ export class CachedStorage implements Storage {
     this.capacity = opts.historyCapacity ?? 10_000;
     this.windowMs = opts.historyWindowMs ?? 5 * 60_000;
     this.catchUpMs = opts.catchUpTimeoutMs ?? 3_000;
+    this.snapshotTtlMs = opts.snapshotTtlMs ?? 75_000;
     this.ready = this.start();
     this.progressTimer = setInterval(() => this.notifyProgress(), opts.progressNotifyIntervalMs ?? 5_000);
     this.progressTimer.unref();
@@ -216,8 +237,9 @@ export class CachedStorage implements Storage {
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     const at = opts.at ?? { kind: 'latest' };
-    const paged = (opts.limit ?? 0) > 0 || opts.continue !== undefined || opts.exactKey === true;
-    if (paged || at.kind === 'exact') return this.backend.list(prefix, opts);
+    const paged = (opts.limit ?? 0) > 0 || opts.continue !== undefined;
+    if (opts.exactKey === true || at.kind === 'exact') return this.backend.list(prefix, opts);
+    if (paged) return this.pagedList(prefix, opts);
     let target: Revision;
     if (at.kind === 'latest') {
       await this.ready;
@@ -232,6 +254,80 @@ export class CachedStorage implements Storage {
       if (opts.predicate === undefined || opts.predicate(obj)) items.push(obj);
     }
     return { items, revision: this.revision };
+  }
+
+  /**
+   * A page from the collection's snapshot: taken at the first page (once caught up, as an unpaged
+   * list would be), found again by the continue token's revision. A token whose snapshot is gone
+   * continues from the backend at the same revision, so pages stay consistent either way.
+   */
+  private async pagedList(prefix: string, opts: ListOptions): Promise<ListResult> {
+    if (this.snapshotTtlMs <= 0) return this.backend.list(prefix, opts);
+    let snapshot: Snapshot | undefined;
+    let start = prefix;
+    if (opts.continue !== undefined) {
+      let point: { revision: Revision; startKey: string };
+      try {
+        point = decodeContinue(prefix, opts.continue);
+      } catch {
+        return this.backend.list(prefix, opts);
+      }
+      snapshot = this.snapshotAt(prefix, point.revision);
+      if (snapshot === undefined) return this.backend.list(prefix, opts);
+      start = point.startKey;
+    } else {
+      const at = opts.at ?? { kind: 'latest' };
+      if (at.kind === 'latest') {
+        await this.ready;
+        if (!(await this.caughtUp(await this.backend.currentRevision())))
+          return this.backend.list(prefix, opts);
+      } else if (at.kind === 'notOlderThan' && !(await this.servable(prefix, at.revision))) {
+        return this.backend.list(prefix, opts);
+      }
+      snapshot = this.takeSnapshot(prefix);
+    }
+    const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : Number.POSITIVE_INFINITY;
+    const items: ApiObject[] = [];
+    let i = lowerBound(snapshot.keys, start);
+    let lastKey = '';
+    for (; i < snapshot.keys.length && items.length < limit; i++) {
+      const obj = snapshot.objects[i];
+      if (opts.predicate !== undefined && !opts.predicate(obj)) continue;
+      items.push(obj);
+      lastKey = snapshot.keys[i];
+    }
+    const result: ListResult = { items, revision: snapshot.revision };
+    // More only if something after the last item could still match.
+    if (items.length >= limit && i < snapshot.keys.length) {
+      result.continue = encodeContinue(prefix, lastKey, snapshot.revision);
+      if (opts.predicate === undefined) result.remainingItemCount = snapshot.keys.length - i;
+    }
+    return result;
+  }
+
+  private takeSnapshot(prefix: string): Snapshot {
+    const now = Date.now();
+    for (const [id, s] of this.snapshots) if (s.expires <= now) this.snapshots.delete(id);
+    const id = `${this.revision} ${prefix}`;
+    const existing = this.snapshots.get(id);
+    if (existing !== undefined) return existing;
+    const keys = [...this.keys.range(prefix, prefixEnd(prefix))];
+    const snapshot: Snapshot = {
+      revision: this.revision,
+      keys,
+      objects: keys.map((k) => this.objects.get(k) as ApiObject),
+      expires: now + this.snapshotTtlMs,
+    };
+    if (this.snapshots.size >= MAX_SNAPSHOTS)
+      this.snapshots.delete(this.snapshots.keys().next().value as string);
+    this.snapshots.set(id, snapshot);
+    return snapshot;
+  }
+
+  private snapshotAt(prefix: string, revision: Revision): Snapshot | undefined {
+    const s = this.snapshots.get(`${revision} ${prefix}`);
+    if (s === undefined || s.expires <= Date.now()) return undefined;
+    return s;
   }
 
   watch(prefix: string, opts: WatchOptions = {}): WatchStream {
@@ -341,7 +437,8 @@ export class CachedStorage implements Storage {
 
   async compact(revision: Revision): Promise<void> {
     await this.backend.compact(revision);
-    // What the backend no longer keeps is no longer replayed from here either.
+    // What the backend no longer keeps is no longer replayed, or paged, from here either.
+    for (const [id, snap] of this.snapshots) if (snap.revision < revision) this.snapshots.delete(id);
     if (revision > this.windowStart) {
       this.windowStart = revision;
       const keep = this.history.findIndex((e) => e.revision > revision);
@@ -368,4 +465,16 @@ function keyOf(obj: ApiObject): string {
   if (key === undefined)
     throw new Error('the backend handed the watch cache an object without its storage key');
   return key;
+}
+
+/** Index of the first key >= `key` in a sorted array. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -61,4 +61,24 @@ describe('watch cache specifics', () => {
     assert.deepEqual(events, ['ADDED b', 'ADDED c', 'ADDED d']);
     await store.close();
   });
+
+  it('pages a list from a snapshot of its first page, and from the backend once the snapshot expired', async () => {
+    const store = open({ snapshotTtlMs: 300 });
+    for (const name of ['a', 'b', 'c']) await store.create(`/p/${name}`, { metadata: { name } });
+    const cached = (await store.list('/p/')).items;
+    const first = await store.list('/p/', { limit: 1 });
+    assert.equal(first.items[0], cached[0], 'the first page comes from the cache');
+    assert.equal(first.remainingItemCount, 2);
+    await store.delete('/p/b');
+    const second = await store.list('/p/', { limit: 1, continue: first.continue });
+    assert.equal(second.items[0], cached[1], 'later pages come from the same snapshot');
+    assert.equal(second.revision, first.revision);
+    await new Promise((r) => setTimeout(r, 350));
+    const third = await store.list('/p/', { limit: 1, continue: second.continue });
+    assert.equal(third.items[0].metadata?.name, 'c');
+    assert.notEqual(third.items[0], cached[2], 'an expired snapshot hands over to the backend');
+    assert.equal(third.revision, first.revision);
+    assert.equal(third.continue, undefined);
+    await store.close();
+  });
 });
