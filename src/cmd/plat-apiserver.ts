@@ -2,10 +2,9 @@
 // The API server program: flags to options, start, print how to reach it, stop cleanly on SIGTERM
 // or SIGINT. Exit 2 on bad flags, 1 when the server cannot start.
 
-import { CommanderError } from 'commander';
 import { componentName, namingProfile } from '../naming/profile.ts';
 import { startServer } from '../server/server.ts';
-import { FlagError, parseApiserverFlags } from './apiserver-flags.ts';
+import { apiserverUsage, FlagError, HelpRequested, parseApiserverFlags } from './apiserver-flags.ts';
 
 const NAME = componentName(namingProfile('spec'), 'apiserver');
 
@@ -14,7 +13,10 @@ async function main(): Promise<void> {
   try {
     options = parseApiserverFlags(process.argv.slice(2), NAME);
   } catch (err) {
-    if (err instanceof CommanderError) process.exit(0);
+    if (err instanceof HelpRequested) {
+      process.stdout.write(apiserverUsage(NAME));
+      process.exit(0);
+    }
     if (err instanceof FlagError) {
       process.stderr.write(`Error: ${err.message}\nRun '${NAME} --help' for usage.\n`);
       process.exit(2);

@@ -224,6 +224,13 @@ describe('server lifecycle and options', () => {
         timeout: 20_000,
       });
 
+    it('--help prints the flags and exits 0', () => {
+      const r = run('--help');
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /--secure-port <port>/);
+      assert.match(r.stdout, /--feature-gates <gates>/);
+    });
+
     for (const args of [
       ['--nope'],
       ['--secure-port=x'],
