@@ -2,6 +2,8 @@
 // schema and its table columns. API groups under src/apis/ export these; the server is built from them.
 
 import type { TableColumn } from '../codec/table.ts';
+import type { FieldError } from '../machinery/field-errors.ts';
+import type { ApiObject } from '../machinery/object.ts';
 import type { KindSchema } from '../schema/types.ts';
 import type { ResourceInfo } from './resource.ts';
 import type { Strategy } from './strategy.ts';
@@ -12,4 +14,20 @@ export interface KindDefinition {
   schema: KindSchema;
   /** Table columns; absent means the default Name / Created At table. */
   table?: TableColumn[];
+  /** Sub-resources served in another kind's shape, by sub-resource name (`scale`). */
+  views?: Record<string, SubresourceView>;
+}
+
+/**
+ * A sub-resource that reads and writes part of the object in another kind's shape: a
+ * Deployment's `scale` is an autoscaling/v1 Scale. Reads map the stored object to the view; writes
+ * map a view back onto the stored object, which is then updated like any write of the resource.
+ */
+export interface SubresourceView {
+  /** The view's kind, with the schema its bodies are decoded against. */
+  schema: KindSchema;
+  read(obj: ApiObject): ApiObject;
+  /** The stored object with the view's changes; the view was validated first. */
+  write(view: ApiObject, current: ApiObject): ApiObject;
+  validate(view: ApiObject): FieldError[];
 }

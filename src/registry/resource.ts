@@ -18,6 +18,8 @@ export interface ResourceInfo extends ResourceNames {
   verbs: string[];
   /** Sub-resource name to its verbs, e.g. status -> get, patch, update. */
   subresources: Record<string, string[]>;
+  /** Sub-resources whose bodies are another kind (scale -> autoscaling/v1 Scale); filled by the server. */
+  subresourceKinds?: Record<string, { group: string; version: string; kind: string }>;
 }
 
 export const STANDARD_VERBS = [

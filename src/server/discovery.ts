@@ -62,11 +62,14 @@ export function apiResourceListDocument(group: string, version: string, resource
       ...(r.categories?.length ? { categories: r.categories } : {}),
     });
     for (const [sub, verbs] of Object.entries(r.subresources)) {
+      const other = r.subresourceKinds?.[sub];
       list.push({
         name: `${r.resource}/${sub}`,
         singularName: '',
         namespaced: r.namespaced,
-        kind: r.kind,
+        ...(other === undefined
+          ? { kind: r.kind }
+          : { group: other.group, version: other.version, kind: other.kind }),
         verbs,
       });
     }
@@ -99,7 +102,7 @@ export function aggregatedDiscoveryDocument(
           const responseKind = { group: r.group, version: r.version, kind: r.kind };
           const subs = Object.entries(r.subresources).map(([subresource, verbs]) => ({
             subresource,
-            responseKind,
+            responseKind: r.subresourceKinds?.[subresource] ?? responseKind,
             verbs,
           }));
           return {

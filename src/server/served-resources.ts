@@ -34,8 +34,18 @@ export class ServedResources {
     return this.groupVersions.has(groupVersionOf({ group, version }));
   }
 
+  /** Each resource's names, with the kind of every sub-resource served in another shape. */
   resources(): ResourceInfo[] {
-    return this.list.map((s) => s.kind.resource);
+    return this.list.map(({ kind }) => {
+      if (kind.views === undefined) return kind.resource;
+      const subresourceKinds = Object.fromEntries(
+        Object.entries(kind.views).map(([name, v]) => [
+          name,
+          { group: v.schema.group, version: v.schema.version, kind: v.schema.kind },
+        ]),
+      );
+      return { ...kind.resource, subresourceKinds };
+    });
   }
 
   /** Reads a namespace, or undefined when it does not exist (for admission). */

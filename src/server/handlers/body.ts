@@ -6,6 +6,7 @@ import { DecodeError, type DuplicateKeys } from '../../codec/serializers.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { badRequest, requestEntityTooLarge } from '../../machinery/status.ts';
 import { groupVersionOf } from '../../registry/resource.ts';
+import type { KindSchema } from '../../schema/types.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource } from '../served-resources.ts';
 import { fieldValidationOf, strictFindings } from './field-validation.ts';
@@ -40,10 +41,18 @@ const hasDuplicates = (d: DuplicateKeys) => (d.format === 'json' ? d.keys.length
  * endpoint or checked against it, unknown fields dropped (reported or refused per fieldValidation).
  */
 export async function decodeObject(ctx: RequestContext, served: ServedResource): Promise<ApiObject> {
+  return decodeAs(ctx, served.kind.resource, served.kind.schema);
+}
+
+/** As decodeObject, for a body of any kind: a sub-resource's view (autoscaling/v1 Scale). */
+export async function decodeAs(
+  ctx: RequestContext,
+  r: { group: string; version: string; kind: string },
+  schema: KindSchema,
+): Promise<ApiObject> {
   const validation = fieldValidationOf(ctx);
   const serializer = negotiateInput(ctx.req.headers['content-type']);
   const text = (await readBody(ctx)).toString('utf8');
-  const r = served.kind.resource;
   const unrecognized = (why: string) =>
     badRequest(`the object provided is unrecognized (must be of type ${r.kind}): ${why} (${snippet(text)})`);
   let value: unknown;
@@ -73,7 +82,7 @@ export async function decodeObject(ctx: RequestContext, served: ServedResource):
   }
   obj.apiVersion = expectedGv;
   obj.kind = r.kind;
-  const { unknownFields, typeErrors } = served.kind.schema.normalize(obj);
+  const { unknownFields, typeErrors } = schema.normalize(obj);
   if (typeErrors.length > 0) {
     throw badRequest(
       `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${typeErrors[0]}`,

@@ -11,6 +11,7 @@ import { getHandler } from './get.ts';
 import { listHandler } from './list.ts';
 import { patchHandler } from './patch.ts';
 import { updateHandler } from './update.ts';
+import { handleView } from './view.ts';
 import { watchHandler } from './watch.ts';
 
 export type { HandlerEnv, ResourceHandler, Target } from './env.ts';
@@ -28,6 +29,8 @@ const BY_VERB: Record<string, ResourceHandler> = {
 
 /** Runs the handler of the request's verb, or answers 405 for a verb the resource does not serve. */
 export async function handleResource(ctx: RequestContext, env: HandlerEnv, t: Target): Promise<void> {
+  const view = t.subresource === '' ? undefined : t.served.kind.views?.[t.subresource];
+  if (view !== undefined) return handleView(ctx, env, t, view);
   const verb = ctx.info.verb;
   const handler = BY_VERB[verb];
   const r = t.served.kind.resource;

@@ -26,8 +26,16 @@ import { createHash } from 'node:crypto';
 import type { NamingProfile } from '../../naming/profile.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
 import { groupVersionOf } from '../../registry/resource.ts';
-import { ACTION_KEY, gvkExtension, type Operation, type PathItem, pathItems, QUERY_PARAMS } from './paths.ts';
-import { DefinitionNames, definitionsFor, type JsonObject } from './schema-objects.ts';
+import {
+  ACTION_KEY,
+  gvkExtension,
+  type Operation,
+  type PathItem,
+  pathItems,
+  QUERY_PARAMS,
+  viewKinds,
+} from './paths.ts';
+import { DefinitionNames, type DescribedKind, definitionsFor, type JsonObject } from './schema-objects.ts';
 
 export interface DocumentInfo {
   title: string;
@@ -50,12 +58,7 @@ function statusDefinition(): JsonObject {
   };
 }
 
-function responseRef(
-  names: DefinitionNames,
-  k: KindDefinition,
-  responseKind: string,
-  prefix: string,
-): string {
+function responseRef(names: DefinitionNames, k: DescribedKind, responseKind: string, prefix: string): string {
   if (responseKind === 'Status') return `${prefix}${names.meta('Status')}`;
   return `${prefix}${names.kind(k.resource.group, k.resource.version, responseKind)}`;
 }
@@ -159,7 +162,7 @@ export function openApiV2Document(
   info: DocumentInfo,
 ): JsonObject {
   const names = new DefinitionNames(profile);
-  const definitions = definitionsFor(kinds, names, '#/definitions/', false);
+  const definitions = definitionsFor([...kinds, ...viewKinds(kinds)], names, '#/definitions/', false);
   definitions[names.meta('Status')] = statusDefinition();
   const paths = pathsObject(kinds, false, (item, op) => v2Operation(item, op, names));
   return {
@@ -231,7 +234,7 @@ export function openApiV3Document(
   const selected = kinds.filter((k) => groupVersionPath(k) === gvPath);
   if (selected.length === 0) return undefined;
   const names = new DefinitionNames(profile);
-  const schemas = definitionsFor(selected, names, '#/components/schemas/', true);
+  const schemas = definitionsFor([...selected, ...viewKinds(selected)], names, '#/components/schemas/', true);
   schemas[names.meta('Status')] = statusDefinition();
   const paths = pathsObject(selected, true, (item, op) => v3Operation(item, op, names));
   return {

@@ -3,7 +3,8 @@
 // kubectl reads the last to decide that the server validates fields itself.
 
 import { OPENAPI_EXTENSIONS as X } from '../../naming/openapi-extensions.ts';
-import type { KindDefinition } from '../../registry/kind.ts';
+import type { KindDefinition, SubresourceView } from '../../registry/kind.ts';
+import type { DescribedKind } from './schema-objects.ts';
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -20,7 +21,7 @@ export interface PathItem {
   path: string;
   pathParams: string[];
   operations: Operation[];
-  kind: KindDefinition;
+  kind: DescribedKind;
 }
 
 const WRITE_QUERY = ['dryRun', 'fieldManager', 'fieldValidation'];
@@ -99,7 +100,7 @@ export const QUERY_PARAMS: Record<string, { type: string; description: string; u
   propagationPolicy: { type: 'string', description: 'Whether and how garbage collection will be performed.' },
 };
 
-function opId(verb: string, k: KindDefinition, scope: string, suffix = ''): string {
+function opId(verb: string, k: DescribedKind, scope: string, suffix = ''): string {
   const g =
     k.resource.group === '' ? 'Core' : k.resource.group.split('.')[0].replace(/^./, (c) => c.toUpperCase());
   const v = k.resource.version.replace(/^./, (c) => c.toUpperCase());
@@ -188,7 +189,7 @@ const OBJECT_VERBS: Record<string, VerbSpec> = {
 
 /** The operations of `verbs` that `table` knows, in the table's order. */
 function operations(
-  k: KindDefinition,
+  k: DescribedKind,
   table: Record<string, VerbSpec>,
   verbs: readonly string[],
   scope: string,
@@ -236,11 +237,13 @@ export function pathItems(k: KindDefinition): PathItem[] {
     const suffix = sub.replace(/^./, (c) => c.toUpperCase());
     // Deleting a sub-resource is not a thing; only reads and writes of it are described.
     const writable = subVerbs.filter((v) => v !== 'delete');
+    const view = k.views?.[sub];
+    const bodyKind = view === undefined ? k : viewKindOf(view);
     items.push({
       path: `${base}/{name}/${sub}`,
       pathParams: itemParams,
-      operations: operations(k, OBJECT_VERBS, writable, scope, suffix, `${sub} of ${specified}`),
-      kind: k,
+      operations: operations(bodyKind, OBJECT_VERBS, writable, scope, suffix, `${sub} of ${specified}`),
+      kind: bodyKind,
     });
   }
   if (r.namespaced && r.verbs.includes('list')) {
@@ -254,7 +257,7 @@ export function pathItems(k: KindDefinition): PathItem[] {
   return items;
 }
 
-export function gvkExtension(k: KindDefinition): Record<string, unknown> {
+export function gvkExtension(k: DescribedKind): Record<string, unknown> {
   return {
     [X.groupVersionKind]: { group: k.resource.group, kind: k.resource.kind, version: k.resource.version },
   };
@@ -263,3 +266,37 @@ export function gvkExtension(k: KindDefinition): Record<string, unknown> {
 export const ACTION_KEY = X.action;
 
 QUERY_PARAMS.force = { type: 'boolean', description: 'Force is going to "force" Apply requests.' };
+
+/**
+ * A sub-resource view as a kind of its own, for its definition and the operations that carry it
+ * (a Deployment's scale operations read and write autoscaling/v1 Scale). It has no list.
+ */
+export function viewKindOf(view: SubresourceView): DescribedKind {
+  const { group, version, kind } = view.schema;
+  return {
+    resource: {
+      group,
+      version,
+      kind,
+      resource: '',
+      singular: '',
+      listKind: '',
+      namespaced: false,
+      verbs: [],
+      subresources: {},
+    },
+    schema: view.schema,
+  };
+}
+
+/** The view kinds of `kinds`, once each. */
+export function viewKinds(kinds: readonly KindDefinition[]): DescribedKind[] {
+  const seen = new Map<string, DescribedKind>();
+  for (const k of kinds) {
+    for (const view of Object.values(k.views ?? {})) {
+      const { group, version, kind } = view.schema;
+      seen.set(`${group}/${version}/${kind}`, viewKindOf(view));
+    }
+  }
+  return [...seen.values()];
+}

@@ -4,6 +4,10 @@
 import { definitionDomain, OPENAPI_EXTENSIONS as X } from '../../naming/openapi-extensions.ts';
 import type { NamingProfile } from '../../naming/profile.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
+
+/** What describing a kind needs: its names and its schema (sub-resource views have no more). */
+export type DescribedKind = Pick<KindDefinition, 'resource' | 'schema'>;
+
 import { META_DEFINITIONS } from '../../schema/meta.ts';
 import type { SchemaNode } from '../../schema/types.ts';
 
@@ -61,20 +65,20 @@ export function toOpenApi(node: SchemaNode, refOf: (name: string) => string, v3:
   return out;
 }
 
-function gvkOf(k: KindDefinition, kind = k.resource.kind) {
+function gvkOf(k: DescribedKind, kind = k.resource.kind) {
   return { group: k.resource.group, kind, version: k.resource.version };
 }
 
 /** Every definition the kinds need (kinds, their lists, shared metadata), by definition name. */
 export function definitionsFor(
-  kinds: readonly KindDefinition[],
+  kinds: readonly DescribedKind[],
   names: DefinitionNames,
   refPrefix: string,
   v3: boolean,
 ): Record<string, JsonObject> {
   const defs: Record<string, JsonObject> = {};
   const kindLocal = new Map<string, string>();
-  const refOfIn = (k: KindDefinition) => (name: string) => {
+  const refOfIn = (k: DescribedKind) => (name: string) => {
     if (META_DEFINITIONS[name] !== undefined) return `${refPrefix}${names.meta(name)}`;
     return `${refPrefix}${kindLocal.get(`${k.resource.group}/${k.resource.version}/${name}`) ?? names.kind(k.resource.group, k.resource.version, name)}`;
   };
@@ -90,6 +94,8 @@ export function definitionsFor(
     }
     const kindName = names.kind(group, version, kind);
     defs[kindName] = { ...toOpenApi(k.schema.root, refOf, v3), [X.groupVersionKind]: [gvkOf(k)] };
+    // Sub-resource views (Scale) have no list of their own.
+    if (listKind === '') continue;
     defs[names.kind(group, version, listKind)] = {
       description: `${listKind} is a list of ${kind} objects.`,
       type: 'object',
