@@ -3,10 +3,11 @@
 
 import type { NamingProfile } from '../naming/profile.ts';
 import type { KindDefinition } from '../registry/kind.ts';
+import { appsKinds } from './apps/index.ts';
 import { leaseKind } from './coordination/lease.ts';
 import { coreKinds } from './core/index.ts';
 
 /** Every built-in kind, Namespace first (the server bootstraps namespaces before anything else). */
 export function builtinKinds(profile: NamingProfile): KindDefinition[] {
-  return [...coreKinds(profile), leaseKind(profile)];
+  return [...coreKinds(profile), leaseKind(profile), ...appsKinds];
 }

@@ -119,6 +119,44 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
       subresource: str('Subresource is the name of the subresource used to update that object.'),
     },
   },
+  LabelSelector: {
+    type: 'object',
+    description:
+      'A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects.',
+    properties: {
+      matchLabels: {
+        type: 'object',
+        description: 'matchLabels is a map of {key,value} pairs.',
+        additionalProperties: { type: 'string', default: '' },
+      },
+      matchExpressions: {
+        type: 'array',
+        description: 'matchExpressions is a list of label selector requirements. The requirements are ANDed.',
+        listType: 'atomic',
+        items: { ref: 'LabelSelectorRequirement' },
+      },
+    },
+    structType: 'atomic',
+  },
+  LabelSelectorRequirement: {
+    type: 'object',
+    description:
+      'A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.',
+    required: ['key', 'operator'],
+    properties: {
+      key: { type: 'string', description: 'key is the label key that the selector applies to.' },
+      operator: {
+        type: 'string',
+        description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.",
+      },
+      values: {
+        type: 'array',
+        description: 'values is an array of string values.',
+        listType: 'atomic',
+        items: { type: 'string', default: '' },
+      },
+    },
+  },
   Time: {
     type: 'string',
     format: 'date-time',

@@ -1,0 +1,143 @@
+// ReplicaSet (apps/v1): keeps a number of pods from one template running. Served now because the
+// deployment controller will create them; its controller arrives with the controller manager.
+
+import type { ApiObject } from '../../machinery/object.ts';
+import type { KindDefinition } from '../../registry/kind.ts';
+import { STANDARD_VERBS } from '../../registry/resource.ts';
+import { compileKindSchema } from '../../schema/compile.ts';
+import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
+import { containersColumn, imagesColumn, selectorColumn } from './columns.ts';
+import { scaleView } from './scale.ts';
+import { specOf, WORKLOAD_DEFINITIONS, workloadStrategy } from './workload.ts';
+
+interface ReplicaSetStatus {
+  replicas?: number;
+  readyReplicas?: number;
+}
+
+const int32 = (description: string) => ({ type: 'integer' as const, format: 'int32', description });
+
+const schema = compileKindSchema({
+  group: 'apps',
+  version: 'v1',
+  kind: 'ReplicaSet',
+  description: 'ReplicaSet ensures that a specified number of pod replicas are running at any given time.',
+  properties: {
+    spec: {
+      ref: 'ReplicaSetSpec',
+      description: 'Spec defines the specification of the desired behavior of the ReplicaSet.',
+    },
+    status: {
+      ref: 'ReplicaSetStatus',
+      description: 'Status is the most recently observed status of the ReplicaSet.',
+    },
+  },
+  definitions: {
+    ...WORKLOAD_DEFINITIONS,
+    ReplicaSetSpec: {
+      type: 'object',
+      description: 'ReplicaSetSpec is the specification of a ReplicaSet.',
+      required: ['selector'],
+      properties: {
+        replicas: int32('Replicas is the number of desired pods. Defaults to 1.'),
+        minReadySeconds: int32(
+          'Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0.',
+        ),
+        selector: {
+          ref: 'LabelSelector',
+          description: 'Selector is a label query over pods that should match the replica count.',
+        },
+        template: {
+          ref: 'PodTemplateSpec',
+          description:
+            'Template is the object that describes the pod that will be created if insufficient replicas are detected.',
+        },
+      },
+    },
+    ReplicaSetStatus: {
+      type: 'object',
+      description: 'ReplicaSetStatus represents the current status of a ReplicaSet.',
+      required: ['replicas'],
+      properties: {
+        replicas: int32('Replicas is the most recently observed number of non-terminating pods.'),
+        fullyLabeledReplicas: int32(
+          'The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.',
+        ),
+        readyReplicas: int32(
+          'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.',
+        ),
+        availableReplicas: int32(
+          'The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.',
+        ),
+        terminatingReplicas: int32('The number of terminating pods for this replica set.'),
+        observedGeneration: {
+          type: 'integer',
+          format: 'int64',
+          description: 'ObservedGeneration reflects the generation of the most recently observed ReplicaSet.',
+        },
+        conditions: {
+          type: 'array',
+          description: "Represents the latest available observations of a replica set's current state.",
+          items: { type: 'object', preserveUnknownFields: true },
+          listType: 'map',
+          listMapKeys: ['type'],
+          patchMergeKey: 'type',
+          patchStrategy: 'merge',
+        },
+      },
+    },
+  },
+});
+
+const status = (obj: ApiObject) => (obj.status as ReplicaSetStatus | undefined) ?? {};
+
+export const replicaSetKind: KindDefinition = {
+  resource: {
+    group: 'apps',
+    version: 'v1',
+    resource: 'replicasets',
+    singular: 'replicaset',
+    kind: 'ReplicaSet',
+    listKind: 'ReplicaSetList',
+    shortNames: ['rs'],
+    categories: ['all'],
+    namespaced: true,
+    verbs: STANDARD_VERBS,
+    subresources: { scale: ['get', 'patch', 'update'], status: ['get', 'patch', 'update'] },
+  },
+  schema,
+  strategy: {
+    ...workloadStrategy(
+      'replicaset',
+      () => {},
+      () => [],
+    ),
+    selectableFields: { 'status.replicas': (obj) => String(status(obj).replicas ?? 0) },
+  },
+  views: { scale: scaleView },
+  table: [
+    NAME_COLUMN,
+    {
+      name: 'Desired',
+      type: 'integer',
+      description: 'Replicas is the number of desired replicas.',
+      cell: (obj) => specOf(obj).replicas ?? 0,
+    },
+    {
+      name: 'Current',
+      type: 'integer',
+      description: 'Replicas is the most recently observed number of replicas.',
+      cell: (obj) => status(obj).replicas ?? 0,
+    },
+    {
+      name: 'Ready',
+      type: 'integer',
+      description: 'The number of ready replicas for this replica set.',
+      cell: (obj) => status(obj).readyReplicas ?? 0,
+    },
+    AGE_COLUMN,
+    containersColumn,
+    imagesColumn,
+    selectorColumn,
+  ],
+};

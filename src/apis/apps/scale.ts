@@ -1,0 +1,96 @@
+// The scale sub-resource of workloads: an autoscaling/v1 Scale over spec.replicas, read with the
+// current status count and the selector as a string (what autoscalers match pods with).
+
+import { type FieldError, invalid, newPath } from '../../machinery/field-errors.ts';
+import { labelSelectorAsMatcher } from '../../machinery/labels.ts';
+import type { ApiObject } from '../../machinery/object.ts';
+import type { SubresourceView } from '../../registry/kind.ts';
+import { compileKindSchema } from '../../schema/compile.ts';
+import { specOf, type WorkloadSpec } from './workload.ts';
+
+export const scaleSchema = compileKindSchema({
+  group: 'autoscaling',
+  version: 'v1',
+  kind: 'Scale',
+  description: 'Scale represents a scaling request for a resource.',
+  properties: {
+    spec: {
+      ref: 'ScaleSpec',
+      description: 'spec defines the behavior of the scale.',
+    },
+    status: {
+      ref: 'ScaleStatus',
+      description: 'status is the current status of the scale. Read-only.',
+    },
+  },
+  definitions: {
+    ScaleSpec: {
+      type: 'object',
+      description: 'ScaleSpec describes the attributes of a scale subresource.',
+      properties: {
+        replicas: {
+          type: 'integer',
+          format: 'int32',
+          description: 'replicas is the desired number of instances for the scaled object.',
+        },
+      },
+    },
+    ScaleStatus: {
+      type: 'object',
+      description: 'ScaleStatus represents the current status of a scale subresource.',
+      required: ['replicas'],
+      properties: {
+        replicas: {
+          type: 'integer',
+          format: 'int32',
+          description: 'replicas is the actual number of observed instances of the scaled object.',
+        },
+        selector: {
+          type: 'string',
+          description: 'selector is the label query over pods that should match the replicas count.',
+        },
+      },
+    },
+  },
+});
+
+export const scaleView: SubresourceView = {
+  schema: scaleSchema,
+  read(obj: ApiObject): ApiObject {
+    const spec = specOf(obj);
+    const meta = obj.metadata ?? {};
+    let selector = '';
+    try {
+      selector = labelSelectorAsMatcher(spec.selector).toString();
+    } catch {
+      selector = '';
+    }
+    return {
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: {
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        resourceVersion: meta.resourceVersion,
+        creationTimestamp: meta.creationTimestamp,
+      },
+      spec: { replicas: spec.replicas ?? 0 },
+      status: {
+        replicas: Number((obj.status as { replicas?: number } | undefined)?.replicas ?? 0),
+        selector,
+      },
+    };
+  },
+  write(view: ApiObject, current: ApiObject): ApiObject {
+    const replicas = (view.spec as { replicas?: number } | undefined)?.replicas ?? 0;
+    current.spec = { ...((current.spec as WorkloadSpec | undefined) ?? {}), replicas };
+    return current;
+  },
+  validate(view: ApiObject): FieldError[] {
+    const replicas = (view.spec as { replicas?: number } | undefined)?.replicas;
+    return typeof replicas === 'number' && replicas < 0
+      ? [invalid(newPath('spec', 'replicas'), replicas, 'must be greater than or equal to 0')]
+      : [];
+  },
+};
