@@ -147,7 +147,8 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
       key: { type: 'string', description: 'key is the label key that the selector applies to.' },
       operator: {
         type: 'string',
-        description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.",
+        description:
+          "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.",
       },
       values: {
         type: 'array',
