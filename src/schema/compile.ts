@@ -27,8 +27,11 @@ export interface KindSchemaInput {
   properties: Record<string, SchemaNode>;
   description: string;
   required?: string[];
-  /** Definitions the kind refers to beyond the shared metadata ones. */
-  definitions?: Record<string, SchemaNode>;
+  /**
+   * Definitions the kind refers to beyond the shared metadata ones; a function is called on first
+   * use, so a large closure (the pod template) costs nothing until a request needs it.
+   */
+  definitions?: Record<string, SchemaNode> | (() => Record<string, SchemaNode>);
 }
 
 /** Where the walk is, for error texts: the struct being filled and the JSON field names so far. */
@@ -59,7 +62,16 @@ function capitalize(s: string): string {
 
 class Compiled implements KindSchema {
   readonly root: SchemaNode;
-  readonly definitions: Record<string, SchemaNode>;
+  private resolved: Record<string, SchemaNode> | undefined;
+  private readonly declared: KindSchemaInput['definitions'];
+
+  get definitions(): Record<string, SchemaNode> {
+    if (this.resolved === undefined) {
+      const own = typeof this.declared === 'function' ? this.declared() : this.declared;
+      this.resolved = { ...META_DEFINITIONS, ...own };
+    }
+    return this.resolved;
+  }
 
   constructor(
     readonly group: string,
@@ -67,7 +79,7 @@ class Compiled implements KindSchema {
     readonly kind: string,
     input: KindSchemaInput,
   ) {
-    this.definitions = { ...META_DEFINITIONS, ...input.definitions };
+    this.declared = input.definitions;
     this.root = {
       type: 'object',
       description: input.description,

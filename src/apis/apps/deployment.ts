@@ -9,7 +9,7 @@ import { compileKindSchema } from '../../schema/compile.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { containersColumn, imagesColumn, selectorColumn } from './columns.ts';
 import { scaleView } from './scale.ts';
-import { specOf, WORKLOAD_DEFINITIONS, workloadStrategy } from './workload.ts';
+import { specOf, workloadDefinitions, workloadStrategy } from './workload.ts';
 
 interface DeploymentSpec {
   replicas?: number;
@@ -44,8 +44,7 @@ const schema = compileKindSchema({
     spec: { ref: 'DeploymentSpec', description: 'Specification of the desired behavior of the Deployment.' },
     status: { ref: 'DeploymentStatus', description: 'Most recently observed status of the Deployment.' },
   },
-  definitions: {
-    ...WORKLOAD_DEFINITIONS,
+  definitions: workloadDefinitions(() => ({
     DeploymentSpec: {
       type: 'object',
       description: 'DeploymentSpec is the specification of the desired behavior of the Deployment.',
@@ -162,7 +161,7 @@ const schema = compileKindSchema({
         },
       },
     },
-  },
+  })),
 });
 
 const deploymentSpec = (obj: ApiObject) => (obj.spec as DeploymentSpec | undefined) ?? {};

@@ -8,7 +8,7 @@ import { compileKindSchema } from '../../schema/compile.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { containersColumn, imagesColumn, selectorColumn } from './columns.ts';
 import { scaleView } from './scale.ts';
-import { specOf, WORKLOAD_DEFINITIONS, workloadStrategy } from './workload.ts';
+import { specOf, workloadDefinitions, workloadStrategy } from './workload.ts';
 
 interface ReplicaSetStatus {
   replicas?: number;
@@ -32,8 +32,7 @@ const schema = compileKindSchema({
       description: 'Status is the most recently observed status of the ReplicaSet.',
     },
   },
-  definitions: {
-    ...WORKLOAD_DEFINITIONS,
+  definitions: workloadDefinitions(() => ({
     ReplicaSetSpec: {
       type: 'object',
       description: 'ReplicaSetSpec is the specification of a ReplicaSet.',
@@ -86,7 +85,7 @@ const schema = compileKindSchema({
         },
       },
     },
-  },
+  })),
 });
 
 const status = (obj: ApiObject) => (obj.status as ReplicaSetStatus | undefined) ?? {};

@@ -16,7 +16,7 @@ import type { ApiObject } from '../../machinery/object.ts';
 import { validateLabels } from '../../machinery/validation/names.ts';
 import type { Strategy } from '../../registry/strategy.ts';
 import type { SchemaNode } from '../../schema/types.ts';
-import { defaultPodTemplate, POD_TEMPLATE_DEFINITIONS, validatePodSpec } from '../core/pod/index.ts';
+import { defaultPodTemplate, podTemplateDefinitions, validatePodSpec } from '../core/pod/index.ts';
 import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
 
 export interface WorkloadSpec {
@@ -28,10 +28,10 @@ export interface WorkloadSpec {
 
 export const specOf = (obj: ApiObject): WorkloadSpec => (obj.spec as WorkloadSpec | undefined) ?? {};
 
-/** The pod template definitions plus the metadata ones a template refers to. */
-export const WORKLOAD_DEFINITIONS: Record<string, SchemaNode> = {
-  ...POD_TEMPLATE_DEFINITIONS,
-};
+/** A workload kind's definitions: the pod template's and its own, built on first use. */
+export function workloadDefinitions(own: () => Record<string, SchemaNode>): () => Record<string, SchemaNode> {
+  return () => ({ ...podTemplateDefinitions(), ...own() });
+}
 
 const nonNegative = (v: unknown, path: FieldPath): FieldError[] =>
   typeof v === 'number' && v < 0 ? [invalid(path, v, 'must be greater than or equal to 0')] : [];

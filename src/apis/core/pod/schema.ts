@@ -5,7 +5,18 @@
 
 import type { SchemaNode } from '../../../schema/types.ts';
 
-export const POD_TEMPLATE_DEFINITIONS: Record<string, SchemaNode> = {
+let definitions: Record<string, SchemaNode> | undefined;
+
+/**
+ * The definitions, built on first call: kinds pass this to their schema as a thunk, so an idle
+ * server never materializes the pod template.
+ */
+export function podTemplateDefinitions(): Record<string, SchemaNode> {
+  definitions ??= declare();
+  return definitions;
+}
+
+const declare = (): Record<string, SchemaNode> => ({
   AWSElasticBlockStoreVolumeSource: {
     type: 'object',
     properties: {
@@ -3026,4 +3037,4 @@ export const POD_TEMPLATE_DEFINITIONS: Record<string, SchemaNode> = {
     },
     description: 'WindowsSecurityContextOptions contain Windows-specific options and credentials.',
   },
-};
+});
