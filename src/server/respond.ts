@@ -1,11 +1,19 @@
 // Writing responses. Every error body goes through writeError, which turns whatever was thrown into
 // a Status from the machinery catalogue; nothing else writes an error body.
 
-import { gzip } from 'node:zlib';
+import { createRequire } from 'node:module';
 import { NotAcceptableError, UnsupportedMediaTypeError } from '../codec/negotiation.ts';
 import type { Serializer } from '../codec/serializers.ts';
 import { notAcceptable, statusOf, unsupportedMediaType } from '../machinery/status.ts';
 import type { RequestContext } from './context.ts';
+
+// zlib loads with the first large response: about half a megabyte an idle server need not hold.
+const requireBuiltin = createRequire(import.meta.url);
+let zlib: typeof import('node:zlib') | undefined;
+function gzip(body: string, done: (err: Error | null, out: Buffer) => void): void {
+  zlib ??= requireBuiltin('node:zlib') as typeof import('node:zlib');
+  zlib.gzip(body, done);
+}
 
 /** Upstream compresses object responses above 128 KiB: below that, gzip costs more than it saves. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
