@@ -261,6 +261,20 @@ class Compiled implements KindSchema {
     }
   }
 
+  /**
+   * Go writes optional maps and lists with `omitempty`: an empty one is not stored or shown (labels
+   * emptied by `kubectl label x key-` disappear). Required ones, and structs, stay.
+   */
+  private omittedWhenEmpty(value: unknown, child: SchemaNode, key: string, parent: SchemaNode): boolean {
+    if (parent.required?.includes(key)) return false;
+    const n = this.resolve(child);
+    if (Array.isArray(value)) return value.length === 0 && n.type === 'array';
+    if (value === null || typeof value !== 'object') return false;
+    return (
+      n.additionalProperties !== undefined && n.properties === undefined && Object.keys(value).length === 0
+    );
+  }
+
   /** What Go leaves in a map entry or list item that was null: the element type's zero value. */
   private zeroOf(node: SchemaNode): unknown {
     const n = this.resolve(node);
@@ -287,7 +301,7 @@ class Compiled implements KindSchema {
         path: ctx.path === '' ? k : `${ctx.path}.${k}`,
       };
       const kept = this.walk(v, child, next, k, r);
-      if (kept === undefined) delete value[k];
+      if (kept === undefined || this.omittedWhenEmpty(kept, child, k, n)) delete value[k];
       else value[k] = kept;
     }
     for (const [k, child] of Object.entries(props)) {

@@ -1,33 +1,59 @@
-// PATCH: JSON Merge Patch (RFC 7386) today; JSON Patch, strategic merge patch and server-side apply
-// arrive with their issues and answer 415 until then. The patch applies to the current object and
-// the result is written as an update at that object's resourceVersion, retried on a lost race
-// unless the patch itself names a resourceVersion.
+// PATCH: JSON Patch, JSON Merge Patch and strategic merge patch, applied to the current object and
+// written as an update at that object's resourceVersion. A lost race is retried with the newer
+// object unless the patch pins a resourceVersion of its own, which is then a precondition (409 when
+// stale). Server-side apply arrives with its issue and answers 415 until then.
 
+import { scanDuplicateKeys } from '../../codec/json-duplicates.ts';
 import { parseMediaType } from '../../codec/media-type.ts';
+import { invalid as invalidField, newPath } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
-import { badRequest, isConflict, methodNotSupported, unsupportedMediaType } from '../../machinery/status.ts';
+import {
+  badRequest,
+  conflict,
+  genericServerResponse,
+  invalid,
+  isConflict,
+  methodNotSupported,
+  OPTIMISTIC_LOCK_MESSAGE,
+  requestEntityTooLarge,
+  unsupportedMediaType,
+} from '../../machinery/status.ts';
+import {
+  applyJsonPatch,
+  decodeJsonPatch,
+  isPlainObject,
+  jsonPatchFieldProblems,
+  MAX_JSON_PATCH_OPERATIONS,
+  mergePatch,
+  PatchError,
+  strategicMergePatch,
+} from '../../patch/index.ts';
 import { readBody } from './body.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
+import { compareSortedWalk, fieldValidationOf } from './field-validation.ts';
 import { dryRunOf } from './options.ts';
 import { chooseOutput, respondObject } from './output.ts';
 
+const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
-const PATCH_TYPES = [MERGE_PATCH];
+const STRATEGIC_PATCH = 'application/strategic-merge-patch+json';
+const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_PATCH];
 const ATTEMPTS = 5;
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+/** The patch body as JSON, 400 in upstream's words when it is not. */
+function parsePatch(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`error decoding patch: ${(err as Error).message}`);
+  }
 }
 
-/** RFC 7386: objects merge key by key, null deletes, anything else replaces. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isPlainObject(patch)) return patch;
-  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
+/** Upstream reports a patch whose result cannot be decoded, or is strictly refused, as `patch: Invalid value`. */
+function patchInvalid(patched: unknown, detail: string) {
+  return invalid({ group: '', kind: '' }, '', [
+    invalidField(newPath('patch'), JSON.stringify(patched), detail),
+  ]);
 }
 
 export const patchHandler: ResourceHandler = async (ctx, env, t) => {
@@ -39,28 +65,75 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
   if (type === undefined || !PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
   const choice = chooseOutput(ctx, env, false);
   const dryRun = dryRunOf(ctx, env, 'PatchOptions');
+  const validation = fieldValidationOf(ctx);
   const text = (await readBody(ctx)).toString('utf8');
-  let patch: unknown;
-  try {
-    patch = JSON.parse(text);
-  } catch (err) {
-    throw badRequest(`error decoding patch: ${(err as Error).message}`);
-  }
-  if (!isPlainObject(patch)) throw badRequest('error decoding patch: a merge patch must be a JSON object');
-  const pinned = isPlainObject(patch.metadata) && typeof patch.metadata.resourceVersion === 'string';
-  for (let attempt = 1; ; attempt++) {
-    const current = await t.served.store.get(t.namespace, t.name);
-    const next = mergePatch(current, patch) as ApiObject;
-    const { unknownFields, typeErrors } = t.served.kind.schema.normalize(next);
-    const r = t.served.kind.resource;
-    if (typeErrors.length > 0) {
-      throw badRequest(
-        `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${typeErrors[0]}`,
+  const doc = parsePatch(text);
+  const kind = t.served.kind;
+
+  // Findings about the patch document itself, in the order upstream reports them.
+  const scan = validation === 'Ignore' ? undefined : scanDuplicateKeys(text);
+  let patchFindings: string[] = [];
+  let apply: (current: ApiObject) => unknown;
+  let pinned: boolean;
+  if (type === JSON_PATCH) {
+    let ops: ReturnType<typeof decodeJsonPatch>;
+    try {
+      ops = decodeJsonPatch(doc);
+    } catch (err) {
+      if (err instanceof PatchError) throw badRequest(err.message);
+      throw err;
+    }
+    if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
+      throw requestEntityTooLarge(
+        `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
       );
     }
-    const words = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
-    if (words.length > 0 && ctx.query.get('fieldValidation') === 'Strict') {
-      throw badRequest(`strict decoding error: ${words.join(', ')}`);
+    patchFindings = scan
+      ? jsonPatchFieldProblems(
+          ops,
+          scan.duplicates.map((d) => d.path),
+        )
+      : [];
+    pinned = ops.some((o) => o.path === '/metadata/resourceVersion' && o.op !== 'test');
+    apply = (current) => applyJsonPatch(current, ops);
+  } else {
+    if (!isPlainObject(doc)) throw badRequest('error decoding patch: the patch must be a JSON object');
+    patchFindings = scan
+      ? [...new Set(scan.duplicates.map((d) => d.path))].map((p) => `duplicate field ${JSON.stringify(p)}`)
+      : [];
+    const meta = doc.metadata;
+    pinned = isPlainObject(meta) && typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '';
+    apply =
+      type === MERGE_PATCH
+        ? (current) => mergePatch(current, doc)
+        : (current) => strategicMergePatch(current, doc, kind.schema);
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    const current = await t.served.store.get(t.namespace, t.name);
+    let patched: unknown;
+    try {
+      patched = apply(current);
+    } catch (err) {
+      if (!(err instanceof PatchError)) throw err;
+      if (err.kind === 'malformed') throw badRequest(err.message);
+      throw genericServerResponse(422, 'PATCH', undefined, '', err.message);
+    }
+    if (!isPlainObject(patched)) throw patchInvalid(patched, 'the patched object must be a JSON object');
+    const next = patched as ApiObject;
+    const rv = next.metadata?.resourceVersion;
+    if (pinned && rv !== current.metadata?.resourceVersion) {
+      throw conflict(t.served.store.groupResource, t.name, OPTIMISTIC_LOCK_MESSAGE);
+    }
+    const { unknownFields, typeErrors } = kind.schema.normalize(next);
+    if (typeErrors.length > 0) throw patchInvalid(patched, typeErrors[0]);
+    // The result went through Go maps upstream, so its unknown fields come out in key order.
+    const findings = [
+      ...patchFindings,
+      ...[...unknownFields].sort(compareSortedWalk).map((f) => `unknown field ${JSON.stringify(f)}`),
+    ];
+    if (findings.length > 0 && validation === 'Strict') {
+      throw patchInvalid(patched, `strict decoding error: ${findings.join(', ')}`);
     }
     try {
       const { object } = await t.served.store.update(t.namespace, t.name, next, {
@@ -68,7 +141,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
         subresource: t.subresource,
         admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
       });
-      if (words.length > 0 && ctx.query.get('fieldValidation') !== 'Ignore') ctx.warnings.push(...words);
+      if (validation === 'Warn') ctx.warnings.push(...findings);
       respondObject(ctx, t, 200, object, choice);
       return;
     } catch (err) {

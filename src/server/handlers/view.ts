@@ -11,6 +11,7 @@ import {
   methodNotSupported,
   OPTIMISTIC_LOCK_MESSAGE,
 } from '../../machinery/status.ts';
+import { mergePatch } from '../../patch/index.ts';
 import type { SubresourceView } from '../../registry/kind.ts';
 import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
@@ -18,7 +19,6 @@ import { decodeAs, readBody } from './body.ts';
 import { admitFor, type HandlerEnv, type Target } from './env.ts';
 import { dryRunOf } from './options.ts';
 import { chooseOutput } from './output.ts';
-import { mergePatch } from './patch.ts';
 
 const ATTEMPTS = 5;
 
