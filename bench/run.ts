@@ -1,27 +1,35 @@
-// Bench entry point: `npm run bench -- <scenario…> [--backend sqlite|etcd3|both] [--quick]`.
-// Each scenario run leaves a JSON file in bench/results/ and prints a Markdown table.
+// Bench entry point: `npm run bench -- <scenario…> [--backend sqlite|etcd3|both] [--quick]
+// [--kubeconfig FILE] [--protocol http1|http2] [--server-pid N]`, or `npm run bench -- report`.
+// Each scenario run leaves a JSON file in bench/results/ and prints a Markdown table; `report`
+// joins the latest result of every scenario into bench/REPORT.md.
 
 import { fileURLToPath } from 'node:url';
+import { apiScenarios } from './api/scenarios.ts';
 import { parseBenchArgs, UsageError } from './lib/args.ts';
 import { describeMachine, formatMachine } from './lib/machine.ts';
+import { writeReport } from './lib/report.ts';
 import { writeResult } from './lib/results.ts';
 import type { Scenario } from './lib/scenario.ts';
 import { startupScenario } from './startup/index.ts';
 import { storageScenario } from './storage/index.ts';
 
-const SCENARIOS: Scenario[] = [storageScenario, startupScenario];
+const SCENARIOS: Scenario[] = [storageScenario, startupScenario, ...apiScenarios];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+const REPORT_PATH = fileURLToPath(new URL('./REPORT.md', import.meta.url));
 
 function usage(): string {
   const names = SCENARIOS.map((s) => `  ${s.name.padEnd(10)} ${s.description}`).join('\n');
   return [
     'usage: npm run bench -- <scenario…> [--backend sqlite|etcd3|both] [--quick]',
+    '                        [--kubeconfig FILE] [--protocol http1|http2] [--server-pid N]',
+    '       npm run bench -- report',
     '',
     'scenarios:',
     names,
     '',
     '--quick (or BENCH_QUICK=1) runs tiny sizes, for smoke tests only.',
+    '--kubeconfig drives the server that file names (any compatible implementation) instead of ours.',
   ].join('\n');
 }
 
@@ -38,6 +46,11 @@ async function main(argv: string[]): Promise<number> {
     (args.help ? console.log : console.error)(usage());
     return args.help ? 0 : 2;
   }
+  if (args.scenarios.length === 1 && args.scenarios[0] === 'report') {
+    const path = writeReport(RESULTS_DIR, REPORT_PATH);
+    console.log(`Wrote ${path}`);
+    return 0;
+  }
   const byName = new Map(SCENARIOS.map((s) => [s.name, s]));
   const unknown = args.scenarios.filter((n) => !byName.has(n));
   if (unknown.length > 0) {
@@ -51,13 +64,21 @@ async function main(argv: string[]): Promise<number> {
     const scenario = byName.get(name)!;
     const startedAt = new Date();
     log(`${name}: starting (backends: ${args.backends.join(', ')}${args.quick ? ', quick' : ''})`);
-    const output = await scenario.run({ backends: args.backends, quick: args.quick, log });
+    const options = {
+      backends: args.backends,
+      quick: args.quick,
+      protocol: args.protocol,
+      kubeconfig: args.kubeconfig,
+      serverPid: args.serverPid,
+    };
+    const output = await scenario.run({ ...options, log });
     const finishedAt = new Date();
     const path = writeResult(RESULTS_DIR, name, startedAt, {
       scenario: name,
       startedAt: startedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
-      options: { backends: args.backends, quick: args.quick },
+      options: { ...options, kubeconfig: options.kubeconfig === undefined ? undefined : 'given' },
+      markdown: output.markdown,
       machine,
       results: output.results,
     });

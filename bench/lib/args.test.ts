@@ -9,6 +9,7 @@ describe('parseBenchArgs', () => {
       backends: ['sqlite', 'etcd3'],
       quick: false,
       help: false,
+      protocol: 'http1',
     });
   });
 
@@ -24,6 +25,14 @@ describe('parseBenchArgs', () => {
     assert.equal(parseBenchArgs(['storage', '--quick']).quick, true);
     assert.equal(parseBenchArgs(['storage'], { BENCH_QUICK: '1' }).quick, true);
     assert.equal(parseBenchArgs(['storage'], { BENCH_QUICK: '0' }).quick, false);
+  });
+
+  it('takes a kubeconfig, a protocol and a server pid', () => {
+    const args = parseBenchArgs(['get', '--kubeconfig', '/k', '--protocol=http2', '--server-pid', '42']);
+    assert.equal(args.kubeconfig, '/k');
+    assert.equal(args.protocol, 'http2');
+    assert.equal(args.serverPid, 42);
+    assert.throws(() => parseBenchArgs(['get', '--protocol', 'spdy']), UsageError);
   });
 
   it('rejects unknown backends and flags as usage errors', () => {

@@ -1,4 +1,5 @@
-// Command line of bench/run.ts: `<scenario…> [--backend sqlite|etcd3|both] [--quick]`.
+// Command line of bench/run.ts:
+// `<scenario…> [--backend sqlite|etcd3|both] [--quick] [--kubeconfig FILE] [--protocol http1|http2] [--server-pid N]`.
 
 import { parseArgs } from 'node:util';
 import { ALL_BACKENDS, type BackendName, type BenchOptions } from './scenario.ts';
@@ -26,11 +27,20 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Ben
   }
   const { values, positionals } = parsed;
   const envQuick = env.BENCH_QUICK !== undefined && env.BENCH_QUICK !== '' && env.BENCH_QUICK !== '0';
+  const protocol = values.protocol ?? 'http1';
+  if (protocol !== 'http1' && protocol !== 'http2')
+    throw new UsageError(`--protocol must be http1 or http2, not '${protocol}'`);
+  const pid = values['server-pid'];
+  if (pid !== undefined && !/^\d+$/.test(pid))
+    throw new UsageError(`--server-pid must be a process id, not '${pid}'`);
   return {
     scenarios: positionals,
     backends: parseBackend(values.backend),
     quick: values.quick === true || envQuick,
     help: values.help === true,
+    protocol,
+    ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
+    ...(pid === undefined ? {} : { serverPid: Number(pid) }),
   };
 }
 
@@ -42,6 +52,9 @@ function parse(argv: string[]) {
     options: {
       backend: { type: 'string' },
       quick: { type: 'boolean' },
+      kubeconfig: { type: 'string' },
+      protocol: { type: 'string' },
+      'server-pid': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

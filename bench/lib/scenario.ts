@@ -9,6 +9,12 @@ export interface BenchOptions {
   backends: BackendName[];
   /** Tiny sizes, for smoke tests: the numbers are meaningless, only the code path is exercised. */
   quick: boolean;
+  /** Drive the server this kubeconfig names instead of starting ours (API scenarios). */
+  kubeconfig?: string;
+  /** HTTP/1.1 keep-alive (default) or HTTP/2 for the load. */
+  protocol: 'http1' | 'http2';
+  /** The driven server's process, for memory figures when it is not ours. */
+  serverPid?: number;
 }
 
 export interface ScenarioContext extends BenchOptions {

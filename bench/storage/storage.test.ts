@@ -9,7 +9,10 @@ import type { BackendResult } from './measure.ts';
 
 describe('storage scenario (quick, sqlite)', () => {
   it('measures every figure and renders the table', { timeout: 30_000 }, async () => {
-    const out = await runStorageBench({ backends: ['sqlite'], quick: true, log: () => {} }, QUICK);
+    const out = await runStorageBench(
+      { backends: ['sqlite'], quick: true, protocol: 'http1', log: () => {} },
+      QUICK,
+    );
     const { backends } = out.results as { backends: BackendResult[] };
     assert.equal(backends.length, 1);
     const [r] = backends;

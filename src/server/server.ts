@@ -3,6 +3,7 @@
 // and returns a handle whose stop() shuts down in upstream's order: /readyz fails first, then the
 // listener stops accepting, in-flight requests finish, and the store closes.
 
+import { setMaxListeners } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { join, resolve } from 'node:path';
@@ -170,6 +171,8 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
   );
 
   const closing = new AbortController();
+  // Every request in flight listens for shutdown: far more than the default warning threshold.
+  setMaxListeners(0, closing.signal);
   const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');

@@ -1,0 +1,60 @@
+// Smoke runs of every API scenario with tiny sizes: the numbers mean nothing, the paths must work —
+// on our server started by the harness, over both protocols, and on a server named by a kubeconfig.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { startTestApiServer } from '../../src/server/testing/index.ts';
+import type { ScenarioContext } from '../lib/scenario.ts';
+import { apiScenarios } from './scenarios.ts';
+import { endpointFromKubeconfig } from './target.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const ctx = (over: Partial<ScenarioContext> = {}): ScenarioContext => ({
+  backends: ['sqlite'],
+  quick: true,
+  protocol: 'http1',
+  log: () => {},
+  ...over,
+});
+const byName = Object.fromEntries(apiScenarios.map((s) => [s.name, s]));
+
+describe('API bench scenarios (quick)', { timeout: 120_000 }, () => {
+  before(() => {
+    // The harness starts the built program; bundling it takes a fraction of a second.
+    execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT });
+  });
+
+  for (const name of ['create', 'get', 'update', 'patch', 'list', 'watch', 'memory']) {
+    it(`${name} runs and reports`, async () => {
+      const out = await byName[name].run(ctx());
+      assert.match(out.markdown, /^\| server/);
+      assert.match(out.markdown, /\(sqlite\)/);
+      const text = JSON.stringify(out.results);
+      assert.doesNotMatch(text, /"failed":[1-9]/, text);
+      if (name === 'watch') assert.match(out.markdown, /\| +0 \|$/m, 'no event dropped');
+    });
+  }
+
+  it('runs over HTTP/2 too', async () => {
+    const out = await byName.get.run(ctx({ protocol: 'http2' }));
+    assert.match(out.markdown, /over HTTP\/2/);
+    assert.doesNotMatch(JSON.stringify(out.results), /"failed":[1-9]/);
+  });
+
+  it('drives any server a kubeconfig names', async () => {
+    const t = await startTestApiServer();
+    try {
+      const endpoint = endpointFromKubeconfig(t.server.adminConfigPath);
+      assert.equal(endpoint.url, t.server.url);
+      assert.ok(endpoint.cert && endpoint.key && endpoint.ca);
+      const out = await byName.patch.run(ctx({ kubeconfig: t.server.adminConfigPath }));
+      assert.match(out.markdown, /server of /);
+      const memory = await byName.memory.run(ctx({ kubeconfig: t.server.adminConfigPath }));
+      assert.match(memory.markdown, /--server-pid/);
+    } finally {
+      await t.stop();
+    }
+  });
+});

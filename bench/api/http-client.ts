@@ -1,0 +1,168 @@
+// The load generator's HTTP client: HTTP/1.1 over a keep-alive agent, or HTTP/2 over one session,
+// with the endpoint's credentials. Requests answer status, body and byte count; streams (watches)
+// deliver lines as they arrive.
+
+import { type ClientHttp2Session, connect } from 'node:http2';
+import { Agent, request } from 'node:https';
+import type { Endpoint } from './target.ts';
+
+export type Protocol = 'http1' | 'http2';
+
+export interface Reply {
+  status: number;
+  body: string;
+  bytes: number;
+}
+
+export interface ApiClient {
+  request(method: string, path: string, body?: string, contentType?: string): Promise<Reply>;
+  /** Opens a streaming GET; `onLine` gets each complete line; resolves when the stream ends. */
+  stream(path: string, onLine: (line: string) => void, signal: AbortSignal): Promise<void>;
+  close(): void;
+}
+
+function authHeaders(e: Endpoint): Record<string, string> {
+  return e.token === undefined ? {} : { authorization: `Bearer ${e.token}` };
+}
+
+function http1(e: Endpoint, sockets: number): ApiClient {
+  const url = new URL(e.url);
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: sockets,
+    ca: e.ca,
+    cert: e.cert,
+    key: e.key,
+    rejectUnauthorized: !e.insecure,
+  });
+  const base = { host: url.hostname, port: url.port, agent };
+  return {
+    request(method, path, body, contentType = 'application/json') {
+      return new Promise((res, rej) => {
+        const req = request(
+          {
+            ...base,
+            method,
+            path,
+            headers: {
+              ...authHeaders(e),
+              accept: 'application/json',
+              ...(body === undefined
+                ? {}
+                : { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }),
+            },
+          },
+          (r) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (d: Buffer) => chunks.push(d));
+            r.on('end', () => {
+              const buf = Buffer.concat(chunks);
+              res({ status: r.statusCode ?? 0, body: buf.toString('utf8'), bytes: buf.length });
+            });
+            r.on('error', rej);
+          },
+        );
+        req.on('error', rej);
+        req.end(body);
+      });
+    },
+    stream(path, onLine, signal) {
+      return new Promise((res, rej) => {
+        const req = request(
+          {
+            ...base,
+            agent: false,
+            ca: e.ca,
+            cert: e.cert,
+            key: e.key,
+            rejectUnauthorized: !e.insecure,
+            path,
+            headers: authHeaders(e),
+            signal,
+          },
+          (r) => {
+            let pending = '';
+            r.setEncoding('utf8');
+            r.on('data', (d: string) => {
+              pending += d;
+              let nl = pending.indexOf('\n');
+              while (nl !== -1) {
+                onLine(pending.slice(0, nl));
+                pending = pending.slice(nl + 1);
+                nl = pending.indexOf('\n');
+              }
+            });
+            r.on('end', () => res());
+            r.on('error', () => res());
+          },
+        );
+        req.on('error', (err) => (signal.aborted ? res() : rej(err)));
+        req.end();
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+function http2(e: Endpoint): ApiClient {
+  let session: ClientHttp2Session | undefined;
+  const open = () => {
+    if (session === undefined || session.closed || session.destroyed) {
+      session = connect(e.url, { ca: e.ca, cert: e.cert, key: e.key, rejectUnauthorized: !e.insecure });
+      session.on('error', () => {});
+      // Thousands of concurrent watch streams on one session.
+      session.setMaxListeners(0);
+    }
+    return session;
+  };
+  return {
+    request(method, path, body, contentType = 'application/json') {
+      return new Promise((res, rej) => {
+        const s = open().request({
+          ':method': method,
+          ':path': path,
+          ...authHeaders(e),
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': contentType }),
+        });
+        let status = 0;
+        const chunks: Buffer[] = [];
+        s.on('response', (h) => {
+          status = Number(h[':status']);
+        });
+        s.on('data', (d: Buffer) => chunks.push(d));
+        s.on('end', () => {
+          const buf = Buffer.concat(chunks);
+          res({ status, body: buf.toString('utf8'), bytes: buf.length });
+        });
+        s.on('error', rej);
+        s.end(body);
+      });
+    },
+    stream(path, onLine, signal) {
+      return new Promise((res) => {
+        const s = open().request({ ':method': 'GET', ':path': path, ...authHeaders(e) });
+        signal.addEventListener('abort', () => s.close(), { once: true });
+        let pending = '';
+        s.setEncoding('utf8');
+        s.on('data', (d: string) => {
+          pending += d;
+          let nl = pending.indexOf('\n');
+          while (nl !== -1) {
+            onLine(pending.slice(0, nl));
+            pending = pending.slice(nl + 1);
+            nl = pending.indexOf('\n');
+          }
+        });
+        s.on('close', () => res());
+        s.on('error', () => res());
+        s.end();
+      });
+    },
+    close: () => session?.close(),
+  };
+}
+
+export function apiClient(e: Endpoint, protocol: Protocol, sockets = 64): ApiClient {
+  return protocol === 'http2' ? http2(e) : http1(e, sockets);
+}

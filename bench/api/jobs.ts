@@ -1,0 +1,238 @@
+// The work a load process does, described as plain data so it crosses into worker threads: each job
+// runs `concurrency` virtual clients over one connection pool and reports latencies in ms.
+
+import { type ApiClient, apiClient, type Protocol } from './http-client.ts';
+import type { Endpoint } from './target.ts';
+
+export type Job =
+  | { kind: 'create'; namespaces: string[]; prefix: string; count: number; size: number; concurrency: number }
+  | { kind: 'get'; objects: [string, string][]; count: number; concurrency: number }
+  | { kind: 'update'; objects: [string, string][]; rounds: number; size: number; concurrency: number }
+  | { kind: 'update-shared'; object: [string, string]; count: number; concurrency: number }
+  | { kind: 'patch'; objects: [string, string][]; count: number; concurrency: number }
+  | { kind: 'list'; path: string; repeats: number; pageSize?: number }
+  | { kind: 'watch'; namespace: string; name: string; watchers: number; durationMs: number }
+  | { kind: 'write'; object: [string, string]; perSecond: number; durationMs: number };
+
+export interface JobResult {
+  latencies: number[];
+  ok: number;
+  failed: number;
+  /** Conflicts retried (update-shared). */
+  retries: number;
+  bytes: number;
+  /** watch: events each watcher missed, judged by the writer's sequence numbers. */
+  dropped: number;
+  elapsedMs: number;
+}
+
+export const cmPath = (ns: string, name = '') =>
+  `/api/v1/namespaces/${ns}/configmaps${name === '' ? '' : `/${name}`}`;
+
+export function configMap(name: string, size: number, extra: Record<string, string> = {}): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name },
+    data: { payload: 'x'.repeat(size), ...extra },
+  });
+}
+
+/** Runs `work(i)` for i in [0, count) with `concurrency` of them in flight. */
+async function pool(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, Math.max(count, 1)) }, async () => {
+    for (let i = next++; i < count; i = next++) await work(i);
+  });
+  await Promise.all(lanes);
+}
+
+async function timed(r: JobResult, f: () => Promise<boolean>): Promise<void> {
+  const t0 = performance.now();
+  const ok = await f();
+  r.latencies.push(performance.now() - t0);
+  if (ok) r.ok++;
+  else r.failed++;
+}
+
+export async function runJob(endpoint: Endpoint, protocol: Protocol, job: Job): Promise<JobResult> {
+  const concurrency = 'concurrency' in job ? job.concurrency : 1;
+  const client: ApiClient = apiClient(endpoint, protocol, Math.max(concurrency, 1));
+  const r: JobResult = { latencies: [], ok: 0, failed: 0, retries: 0, bytes: 0, dropped: 0, elapsedMs: 0 };
+  const t0 = performance.now();
+  try {
+    switch (job.kind) {
+      case 'create':
+        await pool(job.count, job.concurrency, (i) =>
+          timed(r, async () => {
+            const ns = job.namespaces[i % job.namespaces.length];
+            return (
+              (await client.request('POST', cmPath(ns), configMap(`${job.prefix}-${i}`, job.size))).status ===
+              201
+            );
+          }),
+        );
+        break;
+      case 'get':
+        await pool(job.count, job.concurrency, () =>
+          timed(r, async () => {
+            const [ns, name] = job.objects[Math.floor(Math.random() * job.objects.length)];
+            const reply = await client.request('GET', cmPath(ns, name));
+            r.bytes += reply.bytes;
+            return reply.status === 200;
+          }),
+        );
+        break;
+      case 'update': {
+        // Lane j owns every object whose index is j modulo the lanes: updates never race.
+        const lanes = Math.min(job.concurrency, job.objects.length);
+        await Promise.all(
+          Array.from({ length: lanes }, async (_, lane) => {
+            const mine = job.objects.filter((_, i) => i % lanes === lane);
+            const versions = new Map<string, string>();
+            for (let round = 0; round < job.rounds; round++) {
+              for (const [ns, name] of mine) {
+                await timed(r, async () => {
+                  let rv = versions.get(name);
+                  if (rv === undefined) {
+                    const got = JSON.parse((await client.request('GET', cmPath(ns, name))).body) as {
+                      metadata: { resourceVersion: string };
+                    };
+                    rv = got.metadata.resourceVersion;
+                  }
+                  const body = JSON.parse(configMap(name, job.size, { round: String(round) })) as {
+                    metadata: Record<string, string>;
+                  };
+                  body.metadata.resourceVersion = rv;
+                  const reply = await client.request('PUT', cmPath(ns, name), JSON.stringify(body));
+                  if (reply.status !== 200) {
+                    versions.delete(name);
+                    return false;
+                  }
+                  versions.set(
+                    name,
+                    (JSON.parse(reply.body) as { metadata: { resourceVersion: string } }).metadata
+                      .resourceVersion,
+                  );
+                  return true;
+                });
+              }
+            }
+          }),
+        );
+        break;
+      }
+      case 'update-shared': {
+        const [ns, name] = job.object;
+        await pool(job.count, job.concurrency, (i) =>
+          timed(r, async () => {
+            for (let attempt = 0; attempt < 100; attempt++) {
+              const got = JSON.parse((await client.request('GET', cmPath(ns, name))).body) as {
+                metadata: Record<string, string>;
+                data: Record<string, string>;
+              };
+              got.data = { ...got.data, writer: String(i) };
+              const reply = await client.request('PUT', cmPath(ns, name), JSON.stringify(got));
+              if (reply.status === 200) return true;
+              if (reply.status !== 409) return false;
+              r.retries++;
+            }
+            return false;
+          }),
+        );
+        break;
+      }
+      case 'patch':
+        await pool(job.count, job.concurrency, (i) =>
+          timed(r, async () => {
+            const [ns, name] = job.objects[i % job.objects.length];
+            const patch = JSON.stringify({ data: { patched: String(i) } });
+            return (
+              (await client.request('PATCH', cmPath(ns, name), patch, 'application/merge-patch+json'))
+                .status === 200
+            );
+          }),
+        );
+        break;
+      case 'list':
+        for (let i = 0; i < job.repeats; i++) {
+          await timed(r, async () => {
+            let token = '';
+            do {
+              const query =
+                job.pageSize === undefined
+                  ? ''
+                  : `limit=${job.pageSize}${token === '' ? '' : `&continue=${encodeURIComponent(token)}`}`;
+              const reply = await client.request(
+                'GET',
+                `${job.path}${job.path.includes('?') ? '&' : '?'}${query}`,
+              );
+              r.bytes += reply.bytes;
+              if (reply.status !== 200) return false;
+              token =
+                job.pageSize === undefined
+                  ? ''
+                  : ((JSON.parse(reply.body) as { metadata: { continue?: string } }).metadata.continue ?? '');
+            } while (token !== '');
+            return true;
+          });
+        }
+        break;
+      case 'watch': {
+        // Every watcher checks that it sees the writer's sequence numbers without a gap.
+        const abort = new AbortController();
+        const streams: Promise<void>[] = [];
+        const path = `${cmPath(job.namespace)}?watch=true&fieldSelector=metadata.name%3D${job.name}&resourceVersion=0&allowWatchBookmarks=true`;
+        for (let w = 0; w < job.watchers; w++) {
+          let last = -1;
+          streams.push(
+            client.stream(
+              path,
+              (line) => {
+                if (line === '') return;
+                const ev = JSON.parse(line) as {
+                  type: string;
+                  object: { data?: { seq?: string; ts?: string } };
+                };
+                if (ev.type !== 'MODIFIED') return;
+                const seq = Number(ev.object.data?.seq);
+                const ts = Number(ev.object.data?.ts);
+                r.latencies.push(Date.now() - ts);
+                if (last !== -1 && seq > last + 1) r.dropped += seq - last - 1;
+                last = Math.max(last, seq);
+                r.ok++;
+              },
+              abort.signal,
+            ),
+          );
+        }
+        await new Promise((res) => setTimeout(res, job.durationMs));
+        abort.abort();
+        await Promise.race([Promise.all(streams), new Promise((res) => setTimeout(res, 2000))]);
+        break;
+      }
+      case 'write': {
+        const [ns, name] = job.object;
+        const interval = 1000 / job.perSecond;
+        const start = performance.now();
+        for (let seq = 0; performance.now() - start < job.durationMs; seq++) {
+          const due = start + seq * interval;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+          const patch = JSON.stringify({ data: { seq: String(seq), ts: String(Date.now()) } });
+          await timed(
+            r,
+            async () =>
+              (await client.request('PATCH', cmPath(ns, name), patch, 'application/merge-patch+json'))
+                .status === 200,
+          );
+        }
+        break;
+      }
+    }
+  } finally {
+    r.elapsedMs = performance.now() - t0;
+    client.close();
+  }
+  return r;
+}

@@ -1,0 +1,477 @@
+// The API scenarios, all on core v1 ConfigMaps of 1 KiB so that any compatible server can run them:
+// create, get, update, patch, list, watch and memory. Each figure is the median of several runs with
+// min and max; the load always comes from worker threads.
+
+import { formatNumber, formatSummary } from '../lib/format.ts';
+import type { Scenario, ScenarioContext, ScenarioOutput } from '../lib/scenario.ts';
+import { type Summary, summarize } from '../lib/stats.ts';
+import { renderTable } from '../lib/table.ts';
+import { apiClient } from './http-client.ts';
+import { cmPath, configMap, type Job, type JobResult } from './jobs.ts';
+import { merge, percentile, runInWorker, shares } from './load.ts';
+import { endpointFromKubeconfig, rssMiB, startOwnServer, type Target } from './target.ts';
+
+const SIZE = 1024;
+const WORKERS = 2;
+
+interface Sizes {
+  runs: number;
+  creates: number;
+  concurrencies: number[];
+  gets: number;
+  updateRounds: number;
+  sharedUpdates: number;
+  patches: number;
+  listSizes: number[];
+  watchers: number[];
+  watchMs: number;
+  memoryObjects: number;
+}
+
+const FULL: Sizes = {
+  runs: 3,
+  creates: 20_000,
+  concurrencies: [1, 16, 64],
+  gets: 20_000,
+  updateRounds: 20,
+  sharedUpdates: 200,
+  patches: 20_000,
+  listSizes: [10_000, 100_000],
+  watchers: [100, 1000],
+  watchMs: 10_000,
+  memoryObjects: 100_000,
+};
+
+const QUICK: Sizes = {
+  runs: 3,
+  creates: 60,
+  concurrencies: [1, 4],
+  gets: 60,
+  updateRounds: 2,
+  sharedUpdates: 8,
+  patches: 40,
+  listSizes: [50],
+  watchers: [3],
+  watchMs: 600,
+  memoryObjects: 100,
+};
+
+/** Each target in turn: ours on each backend asked for, or the one the kubeconfig names. */
+async function forEachTarget<T>(
+  ctx: ScenarioContext,
+  fn: (t: Target) => Promise<T>,
+): Promise<{ label: string; value: T }[]> {
+  const out: { label: string; value: T }[] = [];
+  const targets: (() => Promise<Target>)[] = ctx.kubeconfig
+    ? [
+        async () => ({
+          endpoint: endpointFromKubeconfig(ctx.kubeconfig as string),
+          pid: ctx.serverPid,
+          label: `server of ${ctx.kubeconfig}`,
+          stop: async () => {},
+        }),
+      ]
+    : ctx.backends.map((b) => () => startOwnServer(b));
+  for (const open of targets) {
+    const target = await open();
+    try {
+      ctx.log(`${target.label}: running`);
+      out.push({ label: target.label, value: await fn(target) });
+    } finally {
+      await target.stop();
+    }
+  }
+  return out;
+}
+
+/** A fresh namespace per run, so runs and scenarios never see each other's objects. */
+async function namespace(t: Target, ctx: ScenarioContext, name: string): Promise<string> {
+  const ns = `bench-${name}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
+  const c = apiClient(t.endpoint, ctx.protocol);
+  try {
+    const r = await c.request('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }));
+    if (r.status !== 201) throw new Error(`cannot create namespace ${ns}: ${r.status} ${r.body}`);
+  } finally {
+    c.close();
+  }
+  return ns;
+}
+
+/** Creates `count` objects with the load workers; their names. */
+async function populate(
+  t: Target,
+  ctx: ScenarioContext,
+  namespaces: string[],
+  count: number,
+  prefix: string,
+): Promise<[string, string][]> {
+  const parts = shares(count, WORKERS);
+  await Promise.all(
+    parts.map((n, w) =>
+      runInWorker(t.endpoint, ctx.protocol, {
+        kind: 'create',
+        namespaces,
+        prefix: `${prefix}-${w}`,
+        count: n,
+        size: SIZE,
+        concurrency: 32,
+      }),
+    ),
+  );
+  return parts.flatMap((n, w) =>
+    Array.from({ length: n }, (_, i): [string, string] => [
+      namespaces[i % namespaces.length],
+      `${prefix}-${w}-${i}`,
+    ]),
+  );
+}
+
+/** Runs one job split over the workers and merges the results. */
+async function load(t: Target, ctx: ScenarioContext, jobs: Job[]): Promise<JobResult> {
+  return merge(await Promise.all(jobs.map((j) => runInWorker(t.endpoint, ctx.protocol, j))));
+}
+
+interface Throughput {
+  perSecond: Summary;
+  p50: Summary;
+  p99: Summary;
+  failed: number;
+}
+
+function throughput(runs: JobResult[]): Throughput {
+  return {
+    perSecond: summarize(runs.map((r) => (r.ok / r.elapsedMs) * 1000)),
+    p50: summarize(runs.map((r) => percentile(r.latencies, 50))),
+    p99: summarize(runs.map((r) => percentile(r.latencies, 99))),
+    failed: runs.reduce((a, r) => a + r.failed, 0),
+  };
+}
+
+const throughputRow = (label: string, what: string, x: Throughput) => [
+  label,
+  what,
+  formatSummary(x.perSecond),
+  formatSummary(x.p50, ' ms'),
+  formatSummary(x.p99, ' ms'),
+  String(x.failed),
+];
+
+function throughputTable(rows: string[][], ctx: ScenarioContext): string {
+  return `${renderTable({
+    headers: ['server', 'case', 'ops/s', 'p50', 'p99', 'failed'],
+    rows,
+    align: ['left', 'left', 'right', 'right', 'right', 'right'],
+  })}\n\nMedian (min–max) of ${ctx.quick ? QUICK.runs : FULL.runs} runs over ${ctx.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1 keep-alive'}; load from ${WORKERS} worker threads.\n`;
+}
+
+const sizes = (ctx: ScenarioContext) => (ctx.quick ? QUICK : FULL);
+
+async function createScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  const s = sizes(ctx);
+  const results = await forEachTarget(ctx, async (t) => {
+    const byConcurrency: Record<number, Throughput> = {};
+    for (const c of s.concurrencies) {
+      const runs: JobResult[] = [];
+      for (let run = 0; run < s.runs; run++) {
+        const namespaces = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => namespace(t, ctx, `create${i}`)),
+        );
+        const parts = shares(s.creates, WORKERS);
+        runs.push(
+          await load(
+            t,
+            ctx,
+            parts.map((n, w) => ({
+              kind: 'create',
+              namespaces,
+              prefix: `c${c}-${w}`,
+              count: n,
+              size: SIZE,
+              concurrency: Math.max(1, Math.round(c / WORKERS)),
+            })),
+          ),
+        );
+      }
+      byConcurrency[c] = throughput(runs);
+    }
+    return byConcurrency;
+  });
+  const rows = results.flatMap(({ label, value }) =>
+    Object.entries(value).map(([c, x]) => throughputRow(label, `${s.creates} creates, ${c} clients`, x)),
+  );
+  return { results, markdown: throughputTable(rows, ctx) };
+}
+
+async function getScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  const s = sizes(ctx);
+  const results = await forEachTarget(ctx, async (t) => {
+    const ns = await namespace(t, ctx, 'get');
+    const objects = await populate(t, ctx, [ns], Math.min(1000, s.gets), 'g');
+    const runs: JobResult[] = [];
+    for (let run = 0; run < s.runs; run++) {
+      runs.push(
+        await load(
+          t,
+          ctx,
+          shares(s.gets, WORKERS).map((n) => ({ kind: 'get', objects, count: n, concurrency: 32 })),
+        ),
+      );
+    }
+    return throughput(runs);
+  });
+  const rows = results.map(({ label, value }) => throughputRow(label, `random gets, 64 clients`, value));
+  return { results, markdown: throughputTable(rows, ctx) };
+}
+
+async function updateScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  const s = sizes(ctx);
+  const results = await forEachTarget(ctx, async (t) => {
+    const own: JobResult[] = [];
+    const shared: JobResult[] = [];
+    for (let run = 0; run < s.runs; run++) {
+      const ns = await namespace(t, ctx, 'update');
+      const objects = await populate(t, ctx, [ns], 64, 'u');
+      // Each worker's lanes own disjoint objects: no conflicts by construction.
+      own.push(
+        await load(
+          t,
+          ctx,
+          [0, 1].map((w) => ({
+            kind: 'update',
+            objects: objects.filter((_, i) => i % WORKERS === w),
+            rounds: s.updateRounds,
+            size: SIZE,
+            concurrency: 32,
+          })),
+        ),
+      );
+      const c = apiClient(t.endpoint, ctx.protocol);
+      await c.request('POST', cmPath(ns), configMap('shared', SIZE));
+      c.close();
+      shared.push(
+        await load(
+          t,
+          ctx,
+          shares(s.sharedUpdates, WORKERS).map((n) => ({
+            kind: 'update-shared',
+            object: [ns, 'shared'],
+            count: n,
+            concurrency: 8,
+          })),
+        ),
+      );
+    }
+    return { own: throughput(own), shared: { ...throughput(shared), retries: shared.map((r) => r.retries) } };
+  });
+  const rows = results.flatMap(({ label, value }) => [
+    throughputRow(label, 'PUT, 64 clients on their own objects', value.own),
+    throughputRow(
+      label,
+      `PUT, 16 clients on one object (retries ${value.shared.retries.join('/')})`,
+      value.shared,
+    ),
+  ]);
+  return { results, markdown: throughputTable(rows, ctx) };
+}
+
+async function patchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  const s = sizes(ctx);
+  const results = await forEachTarget(ctx, async (t) => {
+    const ns = await namespace(t, ctx, 'patch');
+    const objects = await populate(t, ctx, [ns], 256, 'p');
+    const runs: JobResult[] = [];
+    for (let run = 0; run < s.runs; run++) {
+      runs.push(
+        await load(
+          t,
+          ctx,
+          [0, 1].map((w) => ({
+            kind: 'patch',
+            objects: objects.filter((_, i) => i % WORKERS === w),
+            count: s.patches / WORKERS,
+            concurrency: 32,
+          })),
+        ),
+      );
+    }
+    return throughput(runs);
+  });
+  const rows = results.map(({ label, value }) => throughputRow(label, 'merge patch, 64 clients', value));
+  return { results, markdown: throughputTable(rows, ctx) };
+}
+
+async function listScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  const s = sizes(ctx);
+  const results = await forEachTarget(ctx, async (t) => {
+    const out: Record<string, { latencyMs: Summary; mibPerSecond: Summary }> = {};
+    for (const n of s.listSizes) {
+      const ns = await namespace(t, ctx, `list${n}`);
+      ctx.log(`populating ${n} objects`);
+      await populate(t, ctx, [ns], n, 'l');
+      for (const [name, query, page] of [
+        ['unset', '', undefined],
+        ['rv=0', '?resourceVersion=0', undefined],
+        ['paged 500', '', 500],
+      ] as const) {
+        const runs: JobResult[] = [];
+        for (let run = 0; run < s.runs; run++) {
+          runs.push(
+            await runInWorker(t.endpoint, ctx.protocol, {
+              kind: 'list',
+              path: `${cmPath(ns)}${query}`,
+              repeats: 1,
+              pageSize: page,
+            }),
+          );
+        }
+        out[`${n} objects, ${name}`] = {
+          latencyMs: summarize(runs.map((r) => r.latencies[0])),
+          mibPerSecond: summarize(runs.map((r) => r.bytes / 1048576 / (r.latencies[0] / 1000))),
+        };
+      }
+    }
+    return out;
+  });
+  const rows = results.flatMap(({ label, value }) =>
+    Object.entries(value).map(([what, x]) => [
+      label,
+      what,
+      formatSummary(x.latencyMs, ' ms'),
+      formatSummary(x.mibPerSecond, ' MiB/s'),
+    ]),
+  );
+  return {
+    results,
+    markdown: `${renderTable({ headers: ['server', 'list', 'latency', 'throughput'], rows, align: ['left', 'left', 'right', 'right'] })}\n\nMedian (min–max) of ${s.runs} runs.\n`,
+  };
+}
+
+async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  const s = sizes(ctx);
+  const perSecond = ctx.quick ? 20 : 200;
+  const results = await forEachTarget(ctx, async (t) => {
+    const out: Record<number, { p50: Summary; p99: Summary; delivered: number; dropped: number }> = {};
+    for (const watchers of s.watchers) {
+      const runs: JobResult[] = [];
+      for (let run = 0; run < s.runs; run++) {
+        const ns = await namespace(t, ctx, 'watch');
+        const c = apiClient(t.endpoint, ctx.protocol);
+        await c.request('POST', cmPath(ns), configMap('ticker', SIZE));
+        c.close();
+        const watching = shares(watchers, WORKERS).map((n) =>
+          runInWorker(t.endpoint, ctx.protocol, {
+            kind: 'watch',
+            namespace: ns,
+            name: 'ticker',
+            watchers: n,
+            durationMs: s.watchMs + 1000,
+          }),
+        );
+        // Give the watches a moment to open before the writer starts.
+        await new Promise((r) => setTimeout(r, ctx.quick ? 300 : 1000));
+        const writer = runInWorker(t.endpoint, ctx.protocol, {
+          kind: 'write',
+          object: [ns, 'ticker'],
+          perSecond,
+          durationMs: s.watchMs - 500,
+        });
+        const [w, ...seen] = await Promise.all([writer, ...watching]);
+        const m = merge(seen);
+        // Events a watcher never got at all count as dropped too.
+        const expected = w.ok * watchers;
+        runs.push({ ...m, dropped: m.dropped + Math.max(0, expected - m.ok - m.dropped) });
+      }
+      out[watchers] = {
+        p50: summarize(runs.map((r) => percentile(r.latencies, 50))),
+        p99: summarize(runs.map((r) => percentile(r.latencies, 99))),
+        delivered: runs.reduce((a, r) => a + r.ok, 0),
+        dropped: runs.reduce((a, r) => a + r.dropped, 0),
+      };
+    }
+    return out;
+  });
+  const rows = results.flatMap(({ label, value }) =>
+    Object.entries(value).map(([n, x]) => [
+      label,
+      `${n} watchers, ${perSecond} updates/s`,
+      formatSummary(x.p50, ' ms'),
+      formatSummary(x.p99, ' ms'),
+      formatNumber(x.delivered),
+      String(x.dropped),
+    ]),
+  );
+  return {
+    results,
+    markdown: `${renderTable({
+      headers: ['server', 'case', 'delivery p50', 'delivery p99', 'events delivered', 'dropped'],
+      rows,
+      align: ['left', 'left', 'right', 'right', 'right', 'right'],
+    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.runs} runs.\n`,
+  };
+}
+
+async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  const s = sizes(ctx);
+  const results = await forEachTarget(ctx, async (t) => {
+    if (t.pid === undefined) return { note: 'server pid unknown (pass --server-pid)' };
+    const before = rssMiB(t.pid);
+    const ns = await namespace(t, ctx, 'memory');
+    await populate(t, ctx, [ns], s.memoryObjects, 'm');
+    // A list makes any lazily built state (the cache's) real before the reading.
+    const c = apiClient(t.endpoint, ctx.protocol);
+    const listed = await c.request('GET', `${cmPath(ns)}?resourceVersion=0`);
+    c.close();
+    await new Promise((r) => setTimeout(r, 2000));
+    const after = rssMiB(t.pid);
+    const items = (JSON.parse(listed.body) as { items: unknown[] }).items;
+    const jsonBytes = items.reduce<number>((a, o) => a + JSON.stringify(o).length, 0) / items.length;
+    return {
+      objects: s.memoryObjects,
+      beforeMiB: before,
+      afterMiB: after,
+      perObjectBytes: ((after - before) * 1048576) / s.memoryObjects,
+      jsonBytes,
+    };
+  });
+  const rows = results.map(({ label, value }) =>
+    'note' in value
+      ? [label, String(value.note), '', '', '']
+      : [
+          label,
+          formatNumber(value.objects),
+          `${formatNumber(value.beforeMiB, 1)} → ${formatNumber(value.afterMiB, 1)} MiB`,
+          `${formatNumber(value.perObjectBytes)} B`,
+          `${formatNumber(value.jsonBytes)} B`,
+        ],
+  );
+  return {
+    results,
+    markdown: `${renderTable({ headers: ['server', 'objects', 'resident memory', 'per object', 'JSON per object'], rows, align: ['left', 'right', 'right', 'right', 'right'] })}\n`,
+  };
+}
+
+export const apiScenarios: Scenario[] = [
+  {
+    name: 'create',
+    description: 'creates across 10 namespaces at 1, 16 and 64 clients',
+    run: createScenario,
+  },
+  { name: 'get', description: 'random gets of existing objects, 64 clients', run: getScenario },
+  {
+    name: 'update',
+    description: 'PUT on own objects (64 clients) and on one object (16, retrying conflicts)',
+    run: updateScenario,
+  },
+  { name: 'patch', description: 'merge patches, 64 clients', run: patchScenario },
+  {
+    name: 'list',
+    description: 'full lists of 10k and 100k objects: unset, rv=0, paged by 500',
+    run: listScenario,
+  },
+  {
+    name: 'watch',
+    description: '100 and 1000 watchers while a writer makes 200 updates/s',
+    run: watchScenario,
+  },
+  { name: 'memory', description: 'server resident memory after 100k objects', run: memoryScenario },
+];

@@ -1,0 +1,164 @@
+// The server a benchmark drives: one this harness starts (the built program on a fresh data
+// directory, or on a fresh etcd), or any compatible server named by a kubeconfig file.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { componentName, namingProfile } from '../../src/naming/profile.ts';
+import type { BackendName } from '../lib/scenario.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NAME = componentName(namingProfile('spec'), 'apiserver');
+export const PROGRAM = join(ROOT, `dist/cmd/${NAME}.js`);
+
+/** How to reach a server: plain data, so it can be handed to worker threads. */
+export interface Endpoint {
+  url: string;
+  ca?: string;
+  cert?: string;
+  key?: string;
+  token?: string;
+  /** Skip certificate verification (kubeconfig insecure-skip-tls-verify). */
+  insecure?: boolean;
+}
+
+export interface Target {
+  endpoint: Endpoint;
+  /** The server's process id when known (ours, or --server-pid), for memory figures. */
+  pid?: number;
+  label: string;
+  stop(): Promise<void>;
+}
+
+interface KubeconfigFile {
+  'current-context'?: string;
+  contexts?: { name: string; context: { cluster: string; user: string } }[];
+  clusters?: {
+    name: string;
+    cluster: {
+      server: string;
+      'certificate-authority-data'?: string;
+      'certificate-authority'?: string;
+      'insecure-skip-tls-verify'?: boolean;
+    };
+  }[];
+  users?: {
+    name: string;
+    user: {
+      'client-certificate-data'?: string;
+      'client-key-data'?: string;
+      'client-certificate'?: string;
+      'client-key'?: string;
+      token?: string;
+    };
+  }[];
+}
+
+const b64 = (s: string | undefined) =>
+  s === undefined ? undefined : Buffer.from(s, 'base64').toString('utf8');
+const file = (p: string | undefined) => (p === undefined ? undefined : readFileSync(p, 'utf8'));
+
+/** The endpoint of a kubeconfig's current context (certificates inline or by file, or a token). */
+export function endpointFromKubeconfig(path: string): Endpoint {
+  const config = parseYaml(readFileSync(path, 'utf8')) as KubeconfigFile;
+  const contextName = config['current-context'] ?? config.contexts?.[0]?.name;
+  const context = config.contexts?.find((c) => c.name === contextName)?.context;
+  const cluster =
+    config.clusters?.find((c) => c.name === context?.cluster)?.cluster ?? config.clusters?.[0]?.cluster;
+  const user = config.users?.find((u) => u.name === context?.user)?.user ?? config.users?.[0]?.user;
+  if (cluster === undefined) throw new Error(`${path}: no cluster for context ${contextName}`);
+  return {
+    url: cluster.server.replace(/\/$/, ''),
+    ca: b64(cluster['certificate-authority-data']) ?? file(cluster['certificate-authority']),
+    insecure: cluster['insecure-skip-tls-verify'] === true,
+    cert: b64(user?.['client-certificate-data']) ?? file(user?.['client-certificate']),
+    key: b64(user?.['client-key-data']) ?? file(user?.['client-key']),
+    token: user?.token,
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+function readyz(port: number): Promise<number> {
+  return new Promise((res) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/readyz', rejectUnauthorized: false, timeout: 1000 },
+      (r) => {
+        r.resume();
+        res(r.statusCode ?? 0);
+      },
+    );
+    req.on('error', () => res(0));
+    req.end();
+  });
+}
+
+async function waitReady(child: ChildProcess, port: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if ((await readyz(port)) === 200) return;
+    if (Date.now() > deadline) throw new Error('server not ready after 30 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Our server, built, on a fresh data directory (and a fresh etcd for etcd3), in its own process. */
+export async function startOwnServer(backend: BackendName, extraFlags: string[] = []): Promise<Target> {
+  if (!existsSync(PROGRAM)) throw new Error(`${PROGRAM} is missing: run npm run build first`);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  const flags = ['--data-dir', dir, ...extraFlags];
+  let etcd: { stop(): Promise<void>; endpoint: string } | undefined;
+  if (backend === 'etcd3') {
+    const { startEtcd } = await import('../../src/storage/testing/etcd-server.ts');
+    etcd = await startEtcd();
+    flags.push('--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`);
+  }
+  const port = await freePort();
+  const child = spawn(process.execPath, [PROGRAM, ...flags, '--secure-port', String(port)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitReady(child, port);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await etcd?.stop();
+    throw err;
+  }
+  return {
+    endpoint: {
+      url: `https://127.0.0.1:${port}`,
+      ca: readFileSync(join(dir, 'ca.crt'), 'utf8'),
+      cert: readFileSync(join(dir, 'admin.crt'), 'utf8'),
+      key: readFileSync(join(dir, 'admin.key'), 'utf8'),
+    },
+    pid: child.pid,
+    label: `${NAME} (${backend})`,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      await etcd?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resident memory of a process in MiB, from /proc. */
+export function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m === null ? Number.NaN : Number(m[1]) / 1024;
+}
