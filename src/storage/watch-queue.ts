@@ -19,6 +19,11 @@ export class WatchQueue implements WatchStream {
     return this.ended;
   }
 
+  /** Events waiting for the consumer: how far behind it is. */
+  get backlog(): number {
+    return this.buffer.length - this.head;
+  }
+
   push(event: WatchEvent): void {
     if (this.ended) return;
     if (this.waiter !== null) {

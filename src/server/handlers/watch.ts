@@ -11,6 +11,22 @@ import type { ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
 import { chooseOutput, partialMetadata } from './output.ts';
 
+/** Resolves when the response can take more, or is gone. */
+function drained(res: {
+  once(event: string, f: () => void): unknown;
+  off(event: string, f: () => void): unknown;
+}): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
 /**
  * One JSON line per (event type, object), shared by every watcher that receives the same object:
  * with the watch cache, an event is encoded once however many clients watch.
@@ -92,7 +108,9 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   try {
     for await (const ev of watch) {
       if (ctx.res.writableEnded || ctx.res.destroyed) break;
-      ctx.res.write(render(ev.type, ev.object));
+      // Backpressure: a client that reads slowly leaves events in the watch's bounded queue,
+      // where the watch cache notices and cuts it off, instead of in unbounded socket buffers.
+      if (!ctx.res.write(render(ev.type, ev.object))) await drained(ctx.res);
       if (ev.type !== 'ERROR') reached = Math.max(reached, Number(ev.object.metadata?.resourceVersion ?? 0));
     }
     if (timedOut && p.allowBookmarks && reached > 0 && !ctx.res.writableEnded) {

@@ -35,6 +35,11 @@ export interface CacheOptions {
   /** Interval of BOOKMARKs to idle watchers that asked for them. */
   progressNotifyIntervalMs?: number;
   /**
+   * Events a watcher may fall behind by before it is closed; its client watches again from the
+   * last revision it saw, and nobody else waits for it.
+   */
+  watcherBacklog?: number;
+  /**
    * Serve paged lists from snapshots of a collection taken at its first page and kept this long
    * (the ListFromCacheSnapshot gate); 0 sends paged lists to the backend. Default 75 seconds.
    */
@@ -48,6 +53,9 @@ interface Snapshot {
   objects: ApiObject[];
   expires: number;
 }
+
+/** How long a read "not older than" a future revision waits for it before answering 504. */
+const FUTURE_WAIT_MS = 1000;
 
 /** Snapshots held at once; past this the oldest goes (its lists continue from the backend). */
 const MAX_SNAPSHOTS = 64;
@@ -96,6 +104,7 @@ export class CachedStorage implements Storage {
   private readonly windowMs: number;
   private readonly catchUpMs: number;
   private readonly snapshotTtlMs: number;
+  private readonly backlog: number;
   /** By `${revision} ${prefix}`. */
   private readonly snapshots = new Map<string, Snapshot>();
   private ready: Promise<void>;
@@ -108,6 +117,7 @@ export class CachedStorage implements Storage {
     this.windowMs = opts.historyWindowMs ?? 5 * 60_000;
     this.catchUpMs = opts.catchUpTimeoutMs ?? 3_000;
     this.snapshotTtlMs = opts.snapshotTtlMs ?? 75_000;
+    this.backlog = opts.watcherBacklog ?? 10_000;
     this.ready = this.start();
     this.progressTimer = setInterval(() => this.notifyProgress(), opts.progressNotifyIntervalMs ?? 5_000);
     this.progressTimer.unref();
@@ -230,7 +240,12 @@ export class CachedStorage implements Storage {
   private async servable(key: string, revision: Revision): Promise<boolean> {
     await this.ready;
     if (this.revision >= revision) return true;
-    const current = await this.backend.currentRevision();
+    // A revision from the near future (a client ahead of this replica) gets a moment to arrive.
+    let current = await this.backend.currentRevision();
+    for (let waited = 0; revision > current && waited < FUTURE_WAIT_MS; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      current = await this.backend.currentRevision();
+    }
     if (revision > current) throw new TooLargeResourceVersionError(key, revision, current);
     return this.caughtUp(revision);
   }
@@ -397,6 +412,11 @@ export class CachedStorage implements Storage {
     );
     if (out === null) return;
     w.active = true;
+    if (w.queue.backlog >= this.backlog) {
+      // Too slow to keep up: end its stream rather than hold events for it without bound.
+      w.queue.stop();
+      return;
+    }
     w.queue.push({ type: out.type, object: out.object, revision: ev.revision });
   }
 

@@ -81,4 +81,25 @@ describe('watch cache specifics', () => {
     assert.equal(third.continue, undefined);
     await store.close();
   });
+
+  it('closes a watcher that falls too far behind, and only that one', async () => {
+    const store = open({ watcherBacklog: 5 });
+    await store.list('/s/');
+    const slow = store.watch('/s/', { revision: 0 });
+    const fast = store.watch('/s/', { revision: 0 });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const ev of fast) {
+        seen.push(String(ev.object.metadata?.name));
+        if (seen.length === 8) break;
+      }
+    })();
+    for (let i = 0; i < 8; i++) await store.create(`/s/${i}`, { metadata: { name: String(i) } });
+    await reading;
+    assert.equal(seen.length, 8, 'the reading watcher got every event');
+    let slowCount = 0;
+    for await (const _ of slow) slowCount++;
+    assert.ok(slowCount <= 5, `the slow watcher was cut off after its backlog, got ${slowCount}`);
+    await store.close();
+  });
 });
