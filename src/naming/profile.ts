@@ -55,6 +55,8 @@ export const UPSTREAM_ALIASES = {
   protobufMediaType: UPSTREAM.protobufMediaType,
   /** Annotation marking the end of initial events on a streaming-list bookmark. */
   initialEventsEndAnnotation: 'k8s.io/initial-events-end',
+  /** Where kubectl keeps its last client-side applied configuration. */
+  lastAppliedAnnotation: 'kubectl.kubernetes.io/last-applied-configuration',
 } as const;
 
 export function namingProfile(name: ProfileName): NamingProfile {

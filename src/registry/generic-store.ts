@@ -53,6 +53,11 @@ export interface WriteOptions {
    * storage (for deletes, with the stored object); throwing rejects the write.
    */
   admit?: (obj: ApiObject, old: ApiObject | null) => Promise<void>;
+  /**
+   * Records who changed which fields (metadata.managedFields) once the object to store is known:
+   * `live` is the stored object, null for a create. Answers the object to store.
+   */
+  track?: (live: ApiObject | null, next: ApiObject) => ApiObject;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -232,14 +237,17 @@ export class GenericStore {
     for (let attempt = 1; ; attempt++) {
       if (wantsGeneratedName) meta.name = generateName(meta.generateName as string);
       this.prepareForCreate(obj);
-      this.validateOrThrow(obj, this.validateCreate(obj));
-      await opts.admit?.(obj, null);
+      const target = opts.track ? opts.track(null, obj) : obj;
+      this.validateOrThrow(target, this.validateCreate(target));
+      await opts.admit?.(target, null);
       if (opts.dryRun) {
         await this.assertAbsent(namespace, meta.name as string);
-        return obj;
+        return target;
       }
       try {
-        return this.withTypeMeta(await this.storage.create(this.keyFor(namespace, meta.name as string), obj));
+        return this.withTypeMeta(
+          await this.storage.create(this.keyFor(namespace, meta.name as string), target),
+        );
       } catch (err) {
         if (wantsGeneratedName && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS)
           continue;
@@ -267,10 +275,11 @@ export class GenericStore {
       if (current === null) {
         if (!this.strategy.allowCreateOnUpdate || toStatus)
           throw fromStorageError(new KeyNotFoundError(key), this.groupResource, name);
-        const next = structuredClone(obj);
+        let next = structuredClone(obj);
         created = true;
         delete metaOf(next).resourceVersion;
         this.prepareForCreate(next);
+        if (opts.track) next = opts.track(null, next);
         this.validateOrThrow(next, this.validateCreate(next));
         await opts.admit?.(next, null);
         return next;
@@ -285,19 +294,20 @@ export class GenericStore {
       } else if (requested !== old.metadata?.resourceVersion) {
         throw conflict(this.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);
       }
-      const next = toStatus
+      let next = toStatus
         ? this.statusOnly(obj, old)
         : opts.subresource
           ? this.subresourceOnly(opts.subresource, obj, old)
           : this.allButStatus(obj, old);
-      const nextMeta = metaOf(next);
       this.strategy.applyDefaults?.(next);
       if (this.strategy.tracksGeneration) {
         const gen = old.metadata?.generation ?? 1;
-        nextMeta.generation = !toStatus && this.strategy.specChanged?.(next, old) ? gen + 1 : gen;
+        metaOf(next).generation = !toStatus && this.strategy.specChanged?.(next, old) ? gen + 1 : gen;
       } else {
-        delete nextMeta.generation;
+        delete metaOf(next).generation;
       }
+      if (opts.track) next = opts.track(old, next);
+      const nextMeta = metaOf(next);
       const errs = [
         ...validateObjectMetaUpdate(nextMeta, old.metadata),
         ...this.validateCreate(next),
@@ -363,6 +373,9 @@ export class GenericStore {
     const next = structuredClone(old);
     if (obj.status === undefined) delete next.status;
     else next.status = structuredClone(obj.status);
+    // Field ownership is bookkeeping of the write itself (an apply through /status computes it).
+    const managed = obj.metadata?.managedFields;
+    if (managed !== undefined) metaOf(next).managedFields = structuredClone(managed);
     this.strategy.prepareForStatusUpdate?.(next, old);
     return next;
   }

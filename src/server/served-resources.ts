@@ -1,6 +1,7 @@
 // The resources this server serves: each kind's definition beside the generic store over it, looked
 // up by group, version and resource. Built once at startup from the API groups' kind definitions.
 
+import { type FieldFilter, FieldManager, FieldSet, SchemaTypes } from '../apply/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import type { KindDefinition } from '../registry/kind.ts';
@@ -10,6 +11,47 @@ import type { Storage } from '../storage/interface.ts';
 export interface ServedResource {
   kind: KindDefinition;
   store: GenericStore;
+  /** The field manager of writes through the resource ('') or one of its subresources. */
+  fields(subresource: string): FieldManager;
+}
+
+const STATUS = FieldSet.of([{ field: 'status' }]);
+
+/** What a write through an endpoint cannot own: the status through the main resource, all but it through /status. */
+function resetFilter(kind: KindDefinition, subresource: string): FieldFilter | undefined {
+  if (subresource === '' && kind.strategy.hasStatus) return (set) => set.recursiveDifference(STATUS);
+  if (subresource === 'status') return onlyStatus;
+  return undefined;
+}
+
+function onlyStatus(set: FieldSet): FieldSet {
+  const out = FieldSet.of();
+  const member = set.members.get('f:status');
+  if (member !== undefined) out.members.set('f:status', member);
+  const child = set.children.get('f:status');
+  if (child !== undefined) out.children.set('f:status', child);
+  return out;
+}
+
+function fieldManagers(kind: KindDefinition): (subresource: string) => FieldManager {
+  const bySubresource = new Map<string, FieldManager>();
+  let types: SchemaTypes | undefined;
+  return (subresource) => {
+    let fm = bySubresource.get(subresource);
+    if (fm === undefined) {
+      types ??= new SchemaTypes(kind.schema);
+      fm = new FieldManager({
+        group: kind.resource.group,
+        version: kind.resource.version,
+        kind: kind.resource.kind,
+        type: types.root(),
+        subresource,
+        filter: resetFilter(kind, subresource),
+      });
+      bySubresource.set(subresource, fm);
+    }
+    return fm;
+  };
 }
 
 export class ServedResources {
@@ -19,7 +61,11 @@ export class ServedResources {
 
   constructor(kinds: readonly KindDefinition[], storage: Storage) {
     for (const kind of kinds) {
-      const served = { kind, store: new GenericStore(storage, kind.resource, kind.strategy) };
+      const served = {
+        kind,
+        store: new GenericStore(storage, kind.resource, kind.strategy),
+        fields: fieldManagers(kind),
+      };
       this.list.push(served);
       this.byPath.set(pathKey(kind.resource.group, kind.resource.version, kind.resource.resource), served);
       this.groupVersions.add(groupVersionOf(kind.resource));

@@ -3,7 +3,7 @@
 import { methodNotSupported } from '../../machinery/status.ts';
 import { decodeObject } from './body.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
-import { dryRunOf } from './options.ts';
+import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput, respondObject } from './output.ts';
 
 export const createHandler: ResourceHandler = async (ctx, env, t) => {
@@ -12,9 +12,12 @@ export const createHandler: ResourceHandler = async (ctx, env, t) => {
   }
   const choice = chooseOutput(ctx, env, false);
   const dryRun = dryRunOf(ctx, env, 'CreateOptions');
+  const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'CreateOptions').fieldManager);
+  const fields = t.served.fields(t.subresource);
   const obj = await decodeObject(ctx, t.served);
   const created = await t.served.store.create(t.namespace, obj, {
     dryRun,
+    track: (live, next) => fields.update(live, next, manager),
     admit: admitFor(ctx, env, t, 'CREATE', dryRun),
   });
   respondObject(ctx, t, 201, created, choice);

@@ -1,7 +1,15 @@
 // Query parameters shared by the write handlers (dryRun) and the read handlers (selectors, limit,
 // resourceVersion), validated with upstream's messages.
 
-import { forbidden, invalid as invalidField, newPath, notSupported } from '../../machinery/field-errors.ts';
+import {
+  type FieldError,
+  forbidden,
+  invalid as invalidField,
+  newPath,
+  notSupported,
+  required,
+  tooLong,
+} from '../../machinery/field-errors.ts';
 import { badRequest, invalid } from '../../machinery/status.ts';
 import type { ReadAt } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
@@ -22,6 +30,61 @@ export function dryRunOf(
     ]);
   }
   return values.length > 0;
+}
+
+/** Upstream's limit on a field manager's name. */
+const FIELD_MANAGER_MAX_LENGTH = 128;
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+function fieldManagerErrors(name: string): FieldError[] {
+  const path = newPath('fieldManager');
+  const errs: FieldError[] = [];
+  if (name.length > FIELD_MANAGER_MAX_LENGTH) errs.push(tooLong(path, FIELD_MANAGER_MAX_LENGTH));
+  let offset = 0;
+  for (const ch of name) {
+    if (!PRINTABLE.test(ch)) {
+      const code = (ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+      errs.push(invalidField(path, name, `invalid character U+${code} (at position ${offset})`));
+    }
+    offset += Buffer.byteLength(ch);
+  }
+  return errs;
+}
+
+export interface WriteOptionsQuery {
+  /** `?fieldManager=`, '' when absent. */
+  fieldManager: string;
+  /** `?force=`: only for apply patches. */
+  force: boolean | undefined;
+}
+
+/**
+ * The field manager and force of a write, checked as upstream checks its options kind: apply
+ * needs a field manager, and only apply may force.
+ */
+export function writeOptionsOf(
+  ctx: RequestContext,
+  env: HandlerEnv,
+  optionsKind: string,
+  apply = false,
+): WriteOptionsQuery {
+  const fieldManager = ctx.query.get('fieldManager') ?? '';
+  const force = boolParam(ctx, 'force');
+  const errs: FieldError[] = [];
+  if (optionsKind === 'PatchOptions' && !apply && force !== undefined) {
+    errs.push(forbidden(newPath('force'), 'may not be specified for non-apply patch'));
+  }
+  if (apply && fieldManager === '')
+    errs.push(required(newPath('fieldManager'), 'is required for apply patch'));
+  errs.push(...fieldManagerErrors(fieldManager));
+  if (errs.length > 0) throw invalid({ group: env.metaGroups[0], kind: optionsKind }, '', errs);
+  return { fieldManager, force };
+}
+
+/** Who a non-apply write is recorded under: the field manager, else the User-Agent's product. */
+export function updateManagerOf(ctx: RequestContext, fieldManager: string): string {
+  if (fieldManager !== '') return fieldManager;
+  return String(ctx.req.headers['user-agent'] ?? '').split('/')[0];
 }
 
 export interface ListParams {

@@ -1,7 +1,8 @@
 // PATCH: JSON Patch, JSON Merge Patch and strategic merge patch, applied to the current object and
 // written as an update at that object's resourceVersion. A lost race is retried with the newer
 // object unless the patch pins a resourceVersion of its own, which is then a precondition (409 when
-// stale). Server-side apply arrives with its issue and answers 415 until then.
+// stale). Every write records its fields under the field manager (or the User-Agent); server-side
+// apply has its own path (apply.ts).
 
 import { scanDuplicateKeys } from '../../codec/json-duplicates.ts';
 import { parseMediaType } from '../../codec/media-type.ts';
@@ -28,16 +29,18 @@ import {
   PatchError,
   strategicMergePatch,
 } from '../../patch/index.ts';
+import { applyPatch } from './apply.ts';
 import { readBody } from './body.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
 import { compareSortedWalk, fieldValidationOf } from './field-validation.ts';
-import { dryRunOf } from './options.ts';
+import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput, respondObject } from './output.ts';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
 const STRATEGIC_PATCH = 'application/strategic-merge-patch+json';
-const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_PATCH];
+const APPLY_PATCH = 'application/apply-patch+yaml';
+const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_PATCH, APPLY_PATCH];
 const ATTEMPTS = 5;
 
 /** The patch body as JSON, 400 in upstream's words when it is not. */
@@ -67,6 +70,9 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
   const dryRun = dryRunOf(ctx, env, 'PatchOptions');
   const validation = fieldValidationOf(ctx);
   const text = (await readBody(ctx)).toString('utf8');
+  if (type === APPLY_PATCH) return applyPatch(ctx, env, t, text, dryRun, choice);
+  const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'PatchOptions').fieldManager);
+  const fields = t.served.fields(t.subresource);
   const doc = parsePatch(text);
   const kind = t.served.kind;
 
@@ -139,6 +145,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
       const { object } = await t.served.store.update(t.namespace, t.name, next, {
         dryRun,
         subresource: t.subresource,
+        track: (live, written) => fields.update(live, written, manager),
         admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
       });
       if (validation === 'Warn') ctx.warnings.push(...findings);

@@ -3,7 +3,7 @@
 import { methodNotSupported } from '../../machinery/status.ts';
 import { decodeObject } from './body.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
-import { dryRunOf } from './options.ts';
+import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput, respondObject } from './output.ts';
 
 export const updateHandler: ResourceHandler = async (ctx, env, t) => {
@@ -13,9 +13,12 @@ export const updateHandler: ResourceHandler = async (ctx, env, t) => {
   }
   const choice = chooseOutput(ctx, env, false);
   const dryRun = dryRunOf(ctx, env, 'UpdateOptions');
+  const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'UpdateOptions').fieldManager);
+  const fields = t.served.fields(t.subresource);
   const obj = await decodeObject(ctx, t.served);
   const { object, created } = await t.served.store.update(t.namespace, t.name, obj, {
     dryRun,
+    track: (live, next) => fields.update(live, next, manager),
     subresource: t.subresource,
     admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
   });

@@ -17,7 +17,7 @@ import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
 import { decodeAs, readBody } from './body.ts';
 import { admitFor, type HandlerEnv, type Target } from './env.ts';
-import { dryRunOf } from './options.ts';
+import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput } from './output.ts';
 
 const ATTEMPTS = 5;
@@ -38,6 +38,9 @@ async function writeView(
   const errs = view.validate(body);
   if (errs.length > 0) throw invalid({ group: view.schema.group, kind: view.schema.kind }, t.name, errs);
   const requested = body.metadata?.resourceVersion;
+  const optionsKind = ctx.info.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions';
+  const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, optionsKind).fieldManager);
+  const fields = t.served.fields(t.subresource);
   for (let attempt = 1; ; attempt++) {
     const current = await t.served.store.get(t.namespace, t.name);
     if (requested !== undefined && requested !== '' && requested !== current.metadata?.resourceVersion) {
@@ -48,6 +51,7 @@ async function writeView(
     try {
       const { object } = await t.served.store.update(t.namespace, t.name, next, {
         dryRun,
+        track: (live, written) => fields.update(live, written, manager),
         admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
       });
       return view.read(object);

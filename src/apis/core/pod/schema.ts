@@ -522,6 +522,7 @@ const declare = (): Record<string, SchemaNode> => ({
       protocol: {
         type: 'string',
         description: 'Protocol for port.',
+        default: 'TCP',
       },
     },
     description: 'ContainerPort represents a network port in a single container.',

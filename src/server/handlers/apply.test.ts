@@ -1,0 +1,167 @@
+// Server-side apply over HTTP: create on apply, conflicts as 409 with causes, force, no-op applies,
+// dry run, the status subresource, and managedFields recorded by every kind of write.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApiServer, type TestApiServer } from '../testing/index.ts';
+
+const CM = '/api/v1/namespaces/default/configmaps';
+const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
+
+interface Obj {
+  metadata: { resourceVersion?: string; managedFields?: Entry[] };
+  data?: Record<string, string>;
+  spec?: { replicas?: number };
+}
+
+interface StatusBody {
+  reason?: string;
+  message?: string;
+  details: { causes: unknown[] };
+}
+
+const obj = (r: { json(): unknown }) => r.json() as Obj;
+const statusOf = (r: { json(): unknown }) => r.json() as StatusBody;
+
+interface Entry {
+  manager: string;
+  operation: string;
+  subresource?: string;
+  fieldsV1: unknown;
+}
+
+describe('server-side apply over HTTP', () => {
+  let t: TestApiServer;
+  const apply = (path: string, body: string, query: string) =>
+    t.call({
+      method: 'PATCH',
+      path: `${path}?${query}`,
+      body,
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+  const entries = (o: Obj) =>
+    (o.metadata.managedFields ?? []).map((e) => [e.manager, e.operation, e.subresource ?? '', e.fieldsV1]);
+
+  before(async () => {
+    t = await startTestApiServer();
+  });
+  after(() => t.stop());
+
+  it('creates the object, then conflicts, then forces', async () => {
+    const cfg = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n';
+    const created = await apply(`${CM}/a`, cfg, 'fieldManager=first');
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual(entries(obj(created)), [['first', 'Apply', '', { 'f:data': { 'f:k': {} } }]]);
+
+    const again = await apply(`${CM}/a`, cfg, 'fieldManager=first');
+    assert.equal(again.status, 200);
+    assert.equal(
+      obj(again).metadata.resourceVersion,
+      obj(created).metadata.resourceVersion,
+      'a no-op apply writes nothing',
+    );
+
+    const other = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: w\n';
+    const clash = await apply(`${CM}/a`, other, 'fieldManager=second');
+    assert.equal(clash.status, 409);
+    const status = statusOf(clash);
+    assert.equal(status.reason, 'Conflict');
+    assert.equal(status.message, 'Apply failed with 1 conflict: conflict with "first": .data.k');
+    assert.deepEqual(status.details.causes, [
+      { reason: 'FieldManagerConflict', message: 'conflict with "first"', field: '.data.k' },
+    ]);
+    assert.equal(obj(await t.call({ path: `${CM}/a` })).data?.k, 'v');
+
+    const forced = await apply(`${CM}/a`, other, 'fieldManager=second&force=true');
+    assert.equal(forced.status, 200, forced.body);
+    assert.equal(obj(forced).data?.k, 'w');
+    assert.deepEqual(entries(obj(forced)), [['second', 'Apply', '', { 'f:data': { 'f:k': {} } }]]);
+  });
+
+  it('dry run persists nothing', async () => {
+    const cfg = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dry\ndata:\n  k: v\n';
+    const r = await apply(`${CM}/dry`, cfg, 'fieldManager=m&dryRun=All');
+    assert.equal(r.status, 201, r.body);
+    assert.equal((await t.call({ path: `${CM}/dry` })).status, 404);
+  });
+
+  it('updates record their fields under fieldManager or the User-Agent', async () => {
+    const created = await t.call({
+      method: 'POST',
+      path: CM,
+      body: '{"metadata":{"name":"u"},"data":{"a":"1"}}',
+      headers: { 'user-agent': 'my-tool/1.0 (linux)' },
+    });
+    assert.deepEqual(entries(obj(created))[0].slice(0, 3), ['my-tool', 'Update', '']);
+    const patched = await t.call({
+      method: 'PATCH',
+      path: `${CM}/u?fieldManager=patcher`,
+      body: '{"data":{"b":"2"}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    const byManager = Object.fromEntries(entries(obj(patched)).map((e) => [e[0], e[3]]));
+    assert.deepEqual(byManager.patcher, { 'f:data': { 'f:b': {} } });
+    assert.deepEqual(byManager['my-tool'], { 'f:data': { '.': {}, 'f:a': {} } });
+  });
+
+  it('a field manager name is checked', async () => {
+    const r = await t.call({
+      method: 'POST',
+      path: `${CM}?fieldManager=${'x'.repeat(129)}`,
+      body: '{"metadata":{"name":"long"}}',
+    });
+    assert.equal(r.status, 422);
+    assert.match(
+      String(statusOf(r).message),
+      /fieldManager: Too long: may not be (more than|longer than) 128/,
+    );
+    assert.equal((await t.call({ path: `${CM}/long` })).status, 404);
+  });
+
+  it('applies to a Deployment and to its status', async () => {
+    const dep = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: web}',
+      'spec:',
+      '  selector: {matchLabels: {app: web}}',
+      '  template:',
+      '    metadata: {labels: {app: web}}',
+      '    spec:',
+      '      containers:',
+      '      - name: nginx',
+      '        image: nginx:1',
+      '        ports: [{containerPort: 80}]',
+    ].join('\n');
+    const r = await apply(`${DEPLOYMENTS}/web`, dep, 'fieldManager=deployer');
+    assert.equal(r.status, 201, r.body);
+    const fields = JSON.stringify(obj(r).metadata.managedFields?.[0].fieldsV1);
+    assert.match(fields, /"k:\{\\"name\\":\\"nginx\\"\}":\{"\.":\{\},"f:image":\{\},"f:name":\{\},"f:ports"/);
+    assert.match(fields, /"k:\{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"\}"/);
+    assert.equal(obj(r).spec?.replicas, 1, 'defaults are filled after the merge');
+
+    const status =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nstatus: {observedGeneration: 1}';
+    const s = await apply(`${DEPLOYMENTS}/web/status`, status, 'fieldManager=controller');
+    assert.equal(s.status, 200, s.body);
+    const managers = entries(obj(s)).map((e) => `${e[0]}/${e[2]}`);
+    assert.deepEqual(managers.sort(), ['controller/status', 'deployer/']);
+
+    const changed = dep.replace('nginx:1', 'nginx:2');
+    const clash = await apply(`${DEPLOYMENTS}/web`, changed, 'fieldManager=someone');
+    assert.equal(clash.status, 409);
+    assert.equal(
+      statusOf(clash).message,
+      'Apply failed with 1 conflict: conflict with "deployer": .spec.template.spec.containers[name="nginx"].image',
+    );
+  });
+
+  it('an apply to the status of a missing object is 404', async () => {
+    const r = await apply(
+      `${DEPLOYMENTS}/nothing/status`,
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: nothing}\nstatus: {replicas: 1}',
+      'fieldManager=m',
+    );
+    assert.equal(r.status, 404);
+  });
+});
