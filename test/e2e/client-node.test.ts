@@ -1,8 +1,16 @@
-// @kubernetes/client-node (1.4.x, the Node 20 line) against the server: list, create, informer.
+// @kubernetes/client-node (1.4.x, the Node 20 line) against the server: list, create, server-side
+// apply, informer.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  KubeConfig,
+  makeInformer,
+  PatchStrategy,
+  setHeaderOptions,
+  type V1ConfigMap,
+} from '@kubernetes/client-node';
 import { eventually, startTestServer, type TestServer } from './lib/harness.ts';
 
 describe('@kubernetes/client-node', () => {
@@ -35,6 +43,40 @@ describe('@kubernetes/client-node', () => {
     assert.deepEqual(read.data, { a: '1' });
     const list = await core.listNamespacedConfigMap({ namespace: 'default' });
     assert.ok(list.items.some((c) => c.metadata?.name === 'from-node'));
+  });
+
+  it('applies with the apply content type, and conflicts across field managers', async () => {
+    const asApply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { a: '1' } };
+    const first = await core.patchNamespacedConfigMap(
+      { name: 'applied', namespace: 'default', body, fieldManager: 'node-app' },
+      asApply,
+    );
+    assert.deepEqual(first.data, { a: '1' });
+    const entry = first.metadata?.managedFields?.[0];
+    assert.equal(entry?.manager, 'node-app');
+    assert.equal(entry?.operation, 'Apply');
+    assert.deepEqual(entry?.fieldsV1, { 'f:data': { 'f:a': {} } });
+    await assert.rejects(
+      core.patchNamespacedConfigMap(
+        { name: 'applied', namespace: 'default', body: { ...body, data: { a: '2' } }, fieldManager: 'other' },
+        asApply,
+      ),
+      (err: { code?: number; body?: unknown; message?: string }) =>
+        err.code === 409 &&
+        /conflict with \\*"node-app\\*": \.data\.a/.test(`${JSON.stringify(err.body)} ${err.message}`),
+    );
+    const forced = await core.patchNamespacedConfigMap(
+      {
+        name: 'applied',
+        namespace: 'default',
+        body: { ...body, data: { a: '2' } },
+        fieldManager: 'other',
+        force: true,
+      },
+      asApply,
+    );
+    assert.deepEqual(forced.data, { a: '2' });
   });
 
   it('an informer sees add, update and delete', async () => {

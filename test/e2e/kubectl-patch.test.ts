@@ -5,27 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KUBECTLS, kubectl, startTestServer, type TestServer, writeTemp } from './lib/harness.ts';
+import { deploymentYaml } from './lib/manifests.ts';
 
-const deployment = (image: string, replicas: number, extraContainer = '') => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: applied
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels:
-      app: applied
-  template:
-    metadata:
-      labels:
-        app: applied
-    spec:
-      containers:
-      - name: main
-        image: ${image}
-        ports:
-        - containerPort: 80
-${extraContainer}`;
+const deployment = (image: string, replicas: number, extraContainer = '') =>
+  deploymentYaml('applied', image, replicas, extraContainer);
 
 for (const k of KUBECTLS) {
   describe(`${k.name}: patching`, () => {

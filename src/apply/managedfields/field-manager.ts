@@ -48,6 +48,10 @@ function metaOf(obj: JsonObject): JsonObject {
   return obj.metadata as JsonObject;
 }
 
+function isEmptyEntry(v: unknown): boolean {
+  return isObject(v) && Object.keys(v).length === 0;
+}
+
 function setManagedFields(obj: JsonObject, managed: Managed): void {
   const meta = metaOf(obj);
   const entries = encodeManagedFields(managed);
@@ -122,6 +126,10 @@ export class FieldManager {
     const liveFields = isObject(live.metadata) ? live.metadata.managedFields : undefined;
     if (this.o.subresource !== '') return decodeManagedFields(liveFields);
     const given = isObject(next.metadata) ? next.metadata.managedFields : undefined;
+    // An empty list, or one empty entry (what an empty list becomes once decoded), clears them.
+    if (Array.isArray(given) && (given.length === 0 || (given.length === 1 && isEmptyEntry(given[0])))) {
+      return emptyManaged();
+    }
     if (Array.isArray(given) && given.length > 0) {
       try {
         const managed = decodeManagedFields(given);

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { groupName, namingProfile } from '../../naming/index.ts';
 import { startTestApiServer, type TestApiServer } from '../testing/index.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -104,6 +105,43 @@ describe('server-side apply over HTTP', () => {
     assert.deepEqual(byManager['my-tool'], { 'f:data': { '.': {}, 'f:a': {} } });
   });
 
+  it('an update may replace managedFields, and an empty list clears them', async () => {
+    await t.call({
+      method: 'POST',
+      path: `${CM}?fieldManager=one`,
+      body: '{"metadata":{"name":"mf"},"data":{"a":"1"}}',
+    });
+    const current = obj(await t.call({ path: `${CM}/mf` }));
+    const replaced = await t.call({
+      method: 'PUT',
+      path: `${CM}/mf`,
+      body: JSON.stringify({
+        ...current,
+        metadata: {
+          ...current.metadata,
+          managedFields: [
+            {
+              manager: 'chosen',
+              operation: 'Apply',
+              apiVersion: 'v1',
+              fieldsType: 'FieldsV1',
+              fieldsV1: { 'f:data': { 'f:a': {} } },
+            },
+          ],
+        },
+      }),
+    });
+    assert.equal(replaced.status, 200, replaced.body);
+    assert.deepEqual(entries(obj(replaced)), [['chosen', 'Apply', '', { 'f:data': { 'f:a': {} } }]]);
+    const cleared = await t.call({
+      method: 'PUT',
+      path: `${CM}/mf`,
+      body: JSON.stringify({ ...obj(replaced), metadata: { ...obj(replaced).metadata, managedFields: [] } }),
+    });
+    assert.equal(cleared.status, 200, cleared.body);
+    assert.equal(obj(cleared).metadata.managedFields, undefined);
+  });
+
   it('a field manager name is checked', async () => {
     const r = await t.call({
       method: 'POST',
@@ -154,6 +192,66 @@ describe('server-side apply over HTTP', () => {
       statusOf(clash).message,
       'Apply failed with 1 conflict: conflict with "deployer": .spec.template.spec.containers[name="nginx"].image',
     );
+  });
+
+  it('every served kind records managedFields for updates and applies', async () => {
+    const coordination = groupName(namingProfile('spec'), 'coordination');
+    const podTemplate = {
+      metadata: { labels: { app: 'k' } },
+      spec: { containers: [{ name: 'c', image: 'i' }] },
+    };
+    const kinds: [string, string, string, Record<string, unknown>][] = [
+      ['/api/v1/namespaces', 'v1', 'Namespace', {}],
+      [CM, 'v1', 'ConfigMap', { data: { a: '1' } }],
+      ['/api/v1/namespaces/default/secrets', 'v1', 'Secret', { stringData: { a: '1' } }],
+      [
+        '/api/v1/namespaces/default/serviceaccounts',
+        'v1',
+        'ServiceAccount',
+        { automountServiceAccountToken: false },
+      ],
+      [
+        `/apis/${coordination}/v1/namespaces/default/leases`,
+        `${coordination}/v1`,
+        'Lease',
+        { spec: { holderIdentity: 'h' } },
+      ],
+      [
+        DEPLOYMENTS,
+        'apps/v1',
+        'Deployment',
+        { spec: { selector: { matchLabels: { app: 'k' } }, template: podTemplate } },
+      ],
+      [
+        '/apis/apps/v1/namespaces/default/replicasets',
+        'apps/v1',
+        'ReplicaSet',
+        { spec: { selector: { matchLabels: { app: 'k' } }, template: podTemplate } },
+      ],
+    ];
+    for (const [path, apiVersion, kind, content] of kinds) {
+      const name = `every-${kind.toLowerCase()}`;
+      const created = await t.call({
+        method: 'POST',
+        path: `${path}?fieldManager=creator`,
+        body: JSON.stringify({ apiVersion, kind, metadata: { name }, ...content }),
+      });
+      assert.equal(created.status, 201, `${kind}: ${created.body}`);
+      assert.deepEqual(
+        entries(obj(created)).map((e) => e.slice(0, 2)),
+        [['creator', 'Update']],
+        kind,
+      );
+      const applied = await apply(
+        `${path}/${name}`,
+        JSON.stringify({ apiVersion, kind, metadata: { name, labels: { owner: 'applier' } } }),
+        'fieldManager=applier',
+      );
+      assert.equal(applied.status, 200, `${kind}: ${applied.body}`);
+      const byManager = Object.fromEntries(entries(obj(applied)).map((e) => [`${e[0]}/${e[1]}`, e[3]]));
+      assert.deepEqual(byManager['applier/Apply'], { 'f:metadata': { 'f:labels': { 'f:owner': {} } } }, kind);
+      assert.ok(byManager['creator/Update'], kind);
+    }
   });
 
   it('an apply to the status of a missing object is 404', async () => {

@@ -82,6 +82,10 @@ export async function decodeAs(
   }
   obj.apiVersion = expectedGv;
   obj.kind = r.kind;
+  // `managedFields: []` asks to clear them; decoding would drop the empty list, so it is kept as
+  // the one empty entry upstream treats the same way.
+  const meta = obj.metadata as { managedFields?: unknown } | undefined;
+  if (Array.isArray(meta?.managedFields) && meta.managedFields.length === 0) meta.managedFields = [{}];
   const { unknownFields, typeErrors } = schema.normalize(obj);
   if (typeErrors.length > 0) {
     throw badRequest(
