@@ -26,7 +26,7 @@ describe('API bench scenarios (quick)', { timeout: 120_000 }, () => {
     execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT });
   });
 
-  for (const name of ['create', 'get', 'update', 'patch', 'list', 'watch', 'memory']) {
+  for (const name of ['create', 'get', 'update', 'patch', 'apply', 'list', 'watch', 'memory']) {
     it(`${name} runs and reports`, async () => {
       const out = await byName[name].run(ctx());
       assert.match(out.markdown, /^\| server/);

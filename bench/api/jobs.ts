@@ -10,6 +10,7 @@ export type Job =
   | { kind: 'update'; objects: [string, string][]; rounds: number; size: number; concurrency: number }
   | { kind: 'update-shared'; object: [string, string]; count: number; concurrency: number }
   | { kind: 'patch'; objects: [string, string][]; count: number; concurrency: number }
+  | { kind: 'apply'; objects: [string, string][]; count: number; concurrency: number }
   | { kind: 'list'; path: string; repeats: number; pageSize?: number }
   | { kind: 'watch'; namespace: string; name: string; watchers: number; durationMs: number }
   | { kind: 'write'; object: [string, string]; perSecond: number; durationMs: number };
@@ -150,6 +151,24 @@ export async function runJob(endpoint: Endpoint, protocol: Protocol, job: Job): 
             return (
               (await client.request('PATCH', cmPath(ns, name), patch, 'application/merge-patch+json'))
                 .status === 200
+            );
+          }),
+        );
+        break;
+      case 'apply':
+        // The same change as the merge patch, as a server-side apply by one field manager.
+        await pool(job.count, job.concurrency, (i) =>
+          timed(r, async () => {
+            const [ns, name] = job.objects[i % job.objects.length];
+            const config = JSON.stringify({
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: { name, namespace: ns },
+              data: { patched: String(i) },
+            });
+            const path = `${cmPath(ns, name)}?fieldManager=bench-apply`;
+            return (
+              (await client.request('PATCH', path, config, 'application/apply-patch+yaml')).status === 200
             );
           }),
         );

@@ -300,6 +300,45 @@ async function patchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   return { results, markdown: throughputTable(rows, ctx) };
 }
 
+/** Server-side apply against merge patch of the same change, alternating within each run. */
+async function applyScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  const s = sizes(ctx);
+  const results = await forEachTarget(ctx, async (t) => {
+    const ns = await namespace(t, ctx, 'apply');
+    const objects = await populate(t, ctx, [ns], 256, 'a');
+    const jobs = (kind: 'patch' | 'apply') =>
+      [0, 1].map((w) => ({
+        kind,
+        objects: objects.filter((_, i) => i % WORKERS === w),
+        count: s.patches / WORKERS,
+        concurrency: 32,
+      }));
+    const patches: JobResult[] = [];
+    const applies: JobResult[] = [];
+    for (let run = 0; run < s.runs; run++) {
+      patches.push(await load(t, ctx, jobs('patch')));
+      applies.push(await load(t, ctx, jobs('apply')));
+    }
+    const ratio = summarize(
+      patches.map((p, i) => (100 * (applies[i].ok / applies[i].elapsedMs)) / (p.ok / p.elapsedMs)),
+    );
+    return { patch: throughput(patches), apply: throughput(applies), ratio };
+  });
+  const rows = results.flatMap(({ label, value }) => [
+    throughputRow(label, 'merge patch, 64 clients', value.patch),
+    throughputRow(label, 'server-side apply, 64 clients', value.apply),
+  ]);
+  const ratios = results
+    .map(({ label, value }) => `${label}: apply/merge-patch throughput ${formatSummary(value.ratio, '%', 0)}`)
+    .join('; ');
+  return {
+    results,
+    markdown: `${throughputTable(rows, ctx)}
+${ratios}.
+`,
+  };
+}
+
 async function listScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   const s = sizes(ctx);
   const results = await forEachTarget(ctx, async (t) => {
@@ -463,6 +502,11 @@ export const apiScenarios: Scenario[] = [
     run: updateScenario,
   },
   { name: 'patch', description: 'merge patches, 64 clients', run: patchScenario },
+  {
+    name: 'apply',
+    description: 'server-side apply against merge patch of the same change, 64 clients',
+    run: applyScenario,
+  },
   {
     name: 'list',
     description: 'full lists of 10k and 100k objects: unset, rv=0, paged by 500',

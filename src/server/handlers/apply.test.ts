@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { groupName, namingProfile } from '../../naming/index.ts';
-import { startTestApiServer, type TestApiServer } from '../testing/index.ts';
+import { startTestApiServer, type TestApiServer, warningsOf } from '../testing/index.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
@@ -77,6 +77,56 @@ describe('server-side apply over HTTP', () => {
     assert.equal(forced.status, 200, forced.body);
     assert.equal(obj(forced).data?.k, 'w');
     assert.deepEqual(entries(obj(forced)), [['second', 'Apply', '', { 'f:data': { 'f:k': {} } }]]);
+  });
+
+  it('a create by apply needs the name, and no uid', async () => {
+    const noName = await apply(
+      `${CM}/nameless`,
+      'apiVersion: v1\nkind: ConfigMap\ndata: {a: b}',
+      'fieldManager=m',
+    );
+    assert.equal(noName.status, 400);
+    assert.equal(
+      statusOf(noName).message,
+      'the name of the object (nameless based on URL) was undeterminable: name must be provided',
+    );
+    const withUid = await apply(
+      `${CM}/uid`,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: uid, uid: abc}',
+      'fieldManager=m',
+    );
+    assert.equal(withUid.status, 409);
+    assert.equal(
+      statusOf(withUid).message,
+      'Operation cannot be fulfilled on configmaps "uid": uid mismatch: the provided object specified uid abc, and no existing object was found',
+    );
+    const wrongName = await apply(
+      `${CM}/right`,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: wrong}',
+      'fieldManager=m',
+    );
+    assert.equal(wrongName.status, 400);
+    assert.equal(
+      statusOf(wrongName).message,
+      'the name of the object (wrong) does not match the name on the URL (right)',
+    );
+  });
+
+  it('repeated keys: Strict refuses, Warn warns, in YAML and in JSON bodies', async () => {
+    const yamlBody = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dup}\ndata:\n  k: a\n  k: b\n';
+    const strict = await apply(`${CM}/dup`, yamlBody, 'fieldManager=m&fieldValidation=Strict');
+    assert.equal(strict.status, 400);
+    assert.equal(
+      statusOf(strict).message,
+      'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 6: key "k" already set in map',
+    );
+    assert.equal((await t.call({ path: `${CM}/dup` })).status, 404);
+    const jsonBody =
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup"},\n"data":{"k":"a","k":"b"}}';
+    const warned = await apply(`${CM}/dup`, jsonBody, 'fieldManager=m');
+    assert.equal(warned.status, 201, warned.body);
+    assert.deepEqual(warningsOf(warned), ['line 2: key "k" already set in map']);
+    assert.equal(obj(warned).data?.k, 'b');
   });
 
   it('dry run persists nothing', async () => {

@@ -4,11 +4,12 @@
 // with the newer object; an apply that changes nothing writes nothing.
 
 import type { OutputChoice } from '../../codec/negotiation.ts';
-import { YAML_SERIALIZER } from '../../codec/serializers.ts';
+import { JSON_SERIALIZER, YAML_SERIALIZER } from '../../codec/serializers.ts';
 import { deepEqual } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import {
   badRequest,
+  conflict,
   fromStatus,
   isAlreadyExists,
   isConflict,
@@ -26,6 +27,18 @@ const ATTEMPTS = 5;
 
 /** The configuration: a YAML (or JSON) mapping, 400 in upstream's words otherwise. */
 function decodeConfiguration(text: string): { config: Record<string, unknown>; duplicateLines: string[] } {
+  // Most clients send JSON, which is YAML; parsing it as JSON is far cheaper. Repeated keys are
+  // reported by line as the YAML decoder reports them, so such a body takes the YAML path.
+  if (/^\s*\{/.test(text)) {
+    try {
+      const { value, duplicates } = JSON_SERIALIZER.decodeChecked(text);
+      if (isPlainObject(value) && duplicates.format === 'json' && duplicates.keys.length === 0) {
+        return { config: value, duplicateLines: [] };
+      }
+    } catch {
+      // Not JSON after all (YAML flow style can look like it): the YAML decoder decides.
+    }
+  }
   let decoded: ReturnType<typeof YAML_SERIALIZER.decodeChecked>;
   try {
     decoded = YAML_SERIALIZER.decodeChecked(text);
@@ -90,7 +103,26 @@ export async function applyPatch(
     }
     if (next.metadata === undefined) next.metadata = {};
     const meta = next.metadata;
-    if (meta.name === undefined || meta.name === '') meta.name = t.name;
+    if (current === null) {
+      const uid = meta.uid;
+      if (uid !== undefined && uid !== '') {
+        throw conflict(
+          t.served.store.groupResource,
+          t.name,
+          `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`,
+        );
+      }
+      if (meta.name === undefined || meta.name === '') {
+        throw badRequest(
+          `the name of the object (${t.name} based on URL) was undeterminable: name must be provided`,
+        );
+      }
+    }
+    if (meta.name !== undefined && meta.name !== t.name) {
+      throw badRequest(
+        `the name of the object (${String(meta.name)}) does not match the name on the URL (${t.name})`,
+      );
+    }
     try {
       if (current === null) {
         delete meta.resourceVersion;
