@@ -156,7 +156,8 @@ export async function runJob(endpoint: Endpoint, protocol: Protocol, job: Job): 
         );
         break;
       case 'apply':
-        // The same change as the merge patch, as a server-side apply by one field manager.
+        // The same kind of change as the merge patch, as a server-side apply by one field manager.
+        // Its own key: the merge patches' key belongs to their manager, so applying it would conflict.
         await pool(job.count, job.concurrency, (i) =>
           timed(r, async () => {
             const [ns, name] = job.objects[i % job.objects.length];
@@ -164,7 +165,7 @@ export async function runJob(endpoint: Endpoint, protocol: Protocol, job: Job): 
               apiVersion: 'v1',
               kind: 'ConfigMap',
               metadata: { name, namespace: ns },
-              data: { patched: String(i) },
+              data: { applied: String(i) },
             });
             const path = `${cmPath(ns, name)}?fieldManager=bench-apply`;
             return (
