@@ -304,6 +304,26 @@ describe('server-side apply over HTTP', () => {
     }
   });
 
+  it('a field the applier stops applying is removed, or reset to its default', async () => {
+    const dep = (replicas: string) =>
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: {name: resets}',
+        'spec:',
+        replicas,
+        '  selector: {matchLabels: {app: r}}',
+        '  template:',
+        '    metadata: {labels: {app: r, tier: web}}',
+        '    spec: {containers: [{name: c, image: i}]}',
+      ].join('\n');
+    const first = await apply(`${DEPLOYMENTS}/resets`, dep('  replicas: 3'), 'fieldManager=owner');
+    assert.equal(obj(first).spec?.replicas, 3, first.body);
+    const second = await apply(`${DEPLOYMENTS}/resets`, dep('  minReadySeconds: 0'), 'fieldManager=owner');
+    assert.equal(second.status, 200, second.body);
+    assert.equal(obj(second).spec?.replicas, 1, 'replicas went back to its default');
+  });
+
   it('an apply to the status of a missing object is 404', async () => {
     const r = await apply(
       `${DEPLOYMENTS}/nothing/status`,
