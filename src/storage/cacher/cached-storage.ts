@@ -57,6 +57,9 @@ interface Snapshot {
 /** How long a read "not older than" a future revision waits for it before answering 504. */
 const FUTURE_WAIT_MS = 1000;
 
+/** Distinct managedFields lists remembered for sharing between cached objects. */
+const MAX_SHARED_MANAGED_FIELDS = 4096;
+
 /** Snapshots held at once; past this the oldest goes (its lists continue from the backend). */
 const MAX_SNAPSHOTS = 64;
 
@@ -160,13 +163,37 @@ export class CachedStorage implements Storage {
   private put(obj: ApiObject): void {
     const key = keyOf(obj);
     if (!this.objects.has(key)) this.keys.add(key);
-    this.objects.set(key, deepFreeze(obj));
+    this.objects.set(key, this.frozen(obj));
   }
+
+  /**
+   * The object deep-frozen, its managedFields shared with every cached object that has the same
+   * ones: objects written by the same client in the same second carry identical entries, and each
+   * copy would cost more memory than the rest of a small object's metadata.
+   */
+  private frozen(obj: ApiObject): ApiObject {
+    const meta = obj.metadata;
+    const managed = meta?.managedFields;
+    if (meta !== undefined && Array.isArray(managed) && managed.length > 0 && !Object.isFrozen(meta)) {
+      const id = JSON.stringify(managed);
+      let shared = this.managedFields.get(id);
+      if (shared === undefined) {
+        if (this.managedFields.size >= MAX_SHARED_MANAGED_FIELDS) this.managedFields.clear();
+        shared = deepFreeze(managed);
+        this.managedFields.set(id, shared);
+      }
+      meta.managedFields = shared;
+    }
+    return deepFreeze(obj);
+  }
+
+  /** Distinct managedFields lists by their JSON, for sharing; cleared when it grows past its bound. */
+  private readonly managedFields = new Map<string, unknown[]>();
 
   private apply(ev: WatchEvent): void {
     const key = keyOf(ev.object);
     const previous = this.objects.get(key) ?? null;
-    const object = deepFreeze(ev.object);
+    const object = this.frozen(ev.object);
     if (ev.type === 'DELETED') {
       this.objects.delete(key);
       this.keys.delete(key);

@@ -48,6 +48,30 @@ describe('watch cache specifics', () => {
     await store.close();
   });
 
+  it('objects with identical managedFields share one frozen copy', async () => {
+    const store = open();
+    const managedFields = [
+      {
+        manager: 'm',
+        operation: 'Update',
+        apiVersion: 'v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': {} },
+      },
+    ];
+    await store.create('/s/a', { metadata: { name: 'a', managedFields }, data: { k: '1' } });
+    await store.create('/s/b', { metadata: { name: 'b', managedFields }, data: { k: '2' } });
+    await store.create('/s/c', {
+      metadata: { name: 'c', managedFields: [{ ...managedFields[0], manager: 'n' }] },
+    });
+    const [a, b, c] = (await store.list('/s/')).items;
+    assert.equal(a.metadata?.managedFields, b.metadata?.managedFields);
+    assert.notEqual(a.metadata?.managedFields, c.metadata?.managedFields);
+    assert.deepEqual(b.metadata?.managedFields, managedFields);
+    assert.ok(Object.isFrozen(a.metadata?.managedFields));
+    await store.close();
+  });
+
   it('a watch older than the kept window is replayed by the backend', async () => {
     const store = open({ historyCapacity: 2 });
     for (const name of ['a', 'b', 'c', 'd']) await store.create(`/y/${name}`, { metadata: { name } });
