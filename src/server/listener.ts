@@ -96,10 +96,23 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
   };
 }
 
+/**
+ * Client certificates by connection: reading one builds a large object, and a connection keeps
+ * its certificate for life (TLS 1.3 has no renegotiation), so each socket is read once.
+ */
+const peerCertificates = new WeakMap<TLSSocket, PeerCertificate | undefined>();
+
 /** The client certificate of the connection a request came on, as the authenticator wants it. */
 export function peerCertificateOf(req: Http2ServerRequest): PeerCertificate | undefined {
   const socket = (req.stream?.session?.socket ?? req.socket) as TLSSocket | undefined;
   if (socket === undefined || typeof socket.getPeerCertificate !== 'function') return undefined;
+  if (peerCertificates.has(socket)) return peerCertificates.get(socket);
+  const found = readPeerCertificate(socket);
+  peerCertificates.set(socket, found);
+  return found;
+}
+
+function readPeerCertificate(socket: TLSSocket): PeerCertificate | undefined {
   const cert = socket.getPeerCertificate();
   if (cert === null || cert === undefined || Object.keys(cert).length === 0) return undefined;
   const subject = (cert.subject ?? {}) as unknown as Record<string, string | string[] | undefined>;

@@ -57,6 +57,9 @@ interface Snapshot {
 /** How long a read "not older than" a future revision waits for it before answering 504. */
 const FUTURE_WAIT_MS = 1000;
 
+/** The window may exceed its capacity by this fraction of it before the oldest events are cut. */
+const TRIM_BATCH_DIVISOR = 8;
+
 /** Distinct managedFields lists remembered for sharing between cached objects. */
 const MAX_SHARED_MANAGED_FIELDS = 4096;
 
@@ -217,6 +220,15 @@ export class CachedStorage implements Storage {
 
   /** Keeps the window within its capacity and age; what leaves it is replayed by the backend. */
   private trimHistory(): void {
+    // Past capacity the window is cut in batches: removing one event per new one moves the whole
+    // array every time.
+    if (
+      this.history.length > this.capacity &&
+      this.history.length <= this.capacity + Math.floor(this.capacity / TRIM_BATCH_DIVISOR)
+    ) {
+      const first = this.history[0];
+      if (first === undefined || first.seenAt >= Date.now() - this.windowMs) return;
+    }
     const oldest = Date.now() - this.windowMs;
     let drop = Math.max(0, this.history.length - this.capacity);
     while (drop < this.history.length && this.history[drop].seenAt < oldest) drop++;
