@@ -1,11 +1,29 @@
 // What an in-process controller sees of the server: each served resource's names and its store.
 
+import type { ApiObject } from '../machinery/object.ts';
 import type { GenericStore } from '../registry/generic-store.ts';
 import type { ResourceInfo } from '../registry/resource.ts';
 
 export interface ControlledResource {
   kind: { resource: ResourceInfo };
   store: GenericStore;
+  /** Records a controller's writes in managedFields, as a write through the API would be. */
+  fields?(subresource: string): FieldTracker;
+}
+
+export interface FieldTracker {
+  update(live: ApiObject | null, next: ApiObject, manager: string): ApiObject;
+}
+
+/** The store option that records a write by `manager` through `subresource`, when tracking is on. */
+export function trackAs(
+  r: ControlledResource,
+  manager: string | undefined,
+  subresource = '',
+): ((live: ApiObject | null, next: ApiObject) => ApiObject) | undefined {
+  if (manager === undefined || r.fields === undefined) return undefined;
+  const tracker = r.fields(subresource);
+  return (live, next) => tracker.update(live, next, manager);
 }
 
 /** `apiVersion` and `kind` of a resource, as ownerReferences name it. */

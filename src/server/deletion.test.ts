@@ -3,7 +3,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { componentName, namingProfile } from '../naming/index.ts';
 import { type Caller, startTestApiServer, type TestApiServer } from './testing/index.ts';
+
+const SPEC = namingProfile('spec');
 
 type Obj = { metadata: Record<string, unknown> & { uid: string; name: string } };
 
@@ -183,6 +186,15 @@ describe('namespace deletion', () => {
       'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
     );
     assert.equal((await condition('NamespaceDeletionContentFailure'))?.status, 'False');
+    type Managed = { metadata: { managedFields?: { manager: string; subresource?: string }[] } };
+    const managers = ((await t.call({ path: `/api/v1/namespaces/${ns}` })).json() as Managed).metadata
+      .managedFields;
+    assert.ok(
+      managers?.some(
+        (m) => m.manager === componentName(SPEC, 'controller-manager') && m.subresource === 'status',
+      ),
+      `the deleter's status writes are recorded: ${JSON.stringify(managers)}`,
+    );
     const list = (await t.call({ path: `/api/v1/namespaces/${ns}/configmaps` })).json() as { items: Obj[] };
     assert.deepEqual(
       list.items.map((i) => i.metadata.name),

@@ -215,12 +215,18 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
   );
 
   const logError = (message: string) => process.stderr.write(`${message}\n`);
-  // The collector and the namespace deleter run here until the controller manager takes them over.
+  // The collector and the namespace deleter run here until the controller manager takes them over;
+  // their writes are recorded under its name, as upstream's are.
+  const controllerManager = componentName(profile, 'controller-manager');
   const controllers =
     (options.controllers ?? DEFAULTS.controllers)
       ? [
-          new GarbageCollector(served.list, logError),
-          new NamespaceDeleter(served.list, { finalizer: namespaceFinalizer(profile), log: logError }),
+          new GarbageCollector(served.list, logError, controllerManager),
+          new NamespaceDeleter(served.list, {
+            finalizer: namespaceFinalizer(profile),
+            log: logError,
+            manager: controllerManager,
+          }),
         ]
       : [];
   const controllersStarted = ready.then(() =>

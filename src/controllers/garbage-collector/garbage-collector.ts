@@ -15,7 +15,7 @@ import {
   type PropagationPolicy,
 } from '../../registry/deletion-propagation.ts';
 import type { WireWatch } from '../../registry/generic-store.ts';
-import { apiVersionOf, type ControlledResource, codeOf, typeKey } from '../resources.ts';
+import { apiVersionOf, type ControlledResource, codeOf, trackAs, typeKey } from '../resources.ts';
 
 interface OwnerRef {
   apiVersion: string;
@@ -66,6 +66,8 @@ export class GarbageCollector {
   constructor(
     private readonly resources: readonly ControlledResource[],
     private readonly log: (message: string) => void = () => {},
+    /** The field manager its writes are recorded under; unset records nothing. */
+    private readonly manager?: string,
   ) {
     for (const r of resources)
       this.byType.set(typeKey(apiVersionOf(r.kind.resource), r.kind.resource.kind), r);
@@ -325,7 +327,9 @@ export class GarbageCollector {
       }
       if (current.metadata?.uid !== node.uid || !change(current)) return;
       try {
-        await store.update(node.namespace, node.name, current);
+        await store.update(node.namespace, node.name, current, {
+          track: trackAs(node.resource, this.manager),
+        });
         return;
       } catch (err) {
         if (codeOf(err) === 404) return;

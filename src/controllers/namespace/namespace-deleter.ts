@@ -5,7 +5,7 @@
 
 import type { ApiObject } from '../../machinery/object.ts';
 import type { WireWatch } from '../../registry/generic-store.ts';
-import { type ControlledResource, codeOf } from '../resources.ts';
+import { type ControlledResource, codeOf, trackAs } from '../resources.ts';
 
 const RECHECK_MS = 500;
 const MAX_RECHECK_MS = 30_000;
@@ -41,6 +41,8 @@ export interface NamespaceDeleterOptions {
   /** The finalizer in a namespace's spec.finalizers that this deleter owns. */
   finalizer: string;
   log?: (message: string) => void;
+  /** The field manager its writes are recorded under; unset records nothing. */
+  manager?: string;
 }
 
 export class NamespaceDeleter {
@@ -231,7 +233,12 @@ export class NamespaceDeleter {
       reason,
       message,
     }));
-    await this.namespaces.store.update('', name, { ...ns, status }, { subresource: 'status' });
+    await this.namespaces.store.update(
+      '',
+      name,
+      { ...ns, status },
+      { subresource: 'status', track: trackAs(this.namespaces, this.options.manager, 'status') },
+    );
   }
 
   /** Drops this deleter's finalizer through the finalize sub-resource; the store then deletes. */
@@ -241,6 +248,11 @@ export class NamespaceDeleter {
     spec.finalizers = ((spec.finalizers as string[] | undefined) ?? []).filter(
       (f) => f !== this.options.finalizer,
     );
-    await this.namespaces.store.update('', name, { ...ns, spec }, { subresource: 'finalize' });
+    await this.namespaces.store.update(
+      '',
+      name,
+      { ...ns, spec },
+      { subresource: 'finalize', track: trackAs(this.namespaces, this.options.manager, 'finalize') },
+    );
   }
 }
