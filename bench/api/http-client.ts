@@ -21,6 +21,20 @@ export interface ApiClient {
   close(): void;
 }
 
+/** Feeds text chunks in, hands whole lines (without the newline) out. */
+function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
+  let pending = '';
+  return (chunk) => {
+    pending += chunk;
+    let nl = pending.indexOf('\n');
+    while (nl !== -1) {
+      onLine(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+      nl = pending.indexOf('\n');
+    }
+  };
+}
+
 function authHeaders(e: Endpoint): Record<string, string> {
   return e.token === undefined ? {} : { authorization: `Bearer ${e.token}` };
 }
@@ -81,17 +95,8 @@ function http1(e: Endpoint, sockets: number): ApiClient {
             signal,
           },
           (r) => {
-            let pending = '';
             r.setEncoding('utf8');
-            r.on('data', (d: string) => {
-              pending += d;
-              let nl = pending.indexOf('\n');
-              while (nl !== -1) {
-                onLine(pending.slice(0, nl));
-                pending = pending.slice(nl + 1);
-                nl = pending.indexOf('\n');
-              }
-            });
+            r.on('data', lineSplitter(onLine));
             r.on('end', () => res());
             r.on('error', () => res());
           },
@@ -143,17 +148,8 @@ function http2(e: Endpoint): ApiClient {
       return new Promise((res) => {
         const s = open().request({ ':method': 'GET', ':path': path, ...authHeaders(e) });
         signal.addEventListener('abort', () => s.close(), { once: true });
-        let pending = '';
         s.setEncoding('utf8');
-        s.on('data', (d: string) => {
-          pending += d;
-          let nl = pending.indexOf('\n');
-          while (nl !== -1) {
-            onLine(pending.slice(0, nl));
-            pending = pending.slice(nl + 1);
-            nl = pending.indexOf('\n');
-          }
-        });
+        s.on('data', lineSplitter(onLine));
         s.on('close', () => res());
         s.on('error', () => res());
         s.end();

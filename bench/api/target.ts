@@ -3,17 +3,14 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { componentName, namingProfile } from '../../src/naming/profile.ts';
+import { freePort, PROGRAM, readyz } from '../lib/program.ts';
 import type { BackendName } from '../lib/scenario.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const NAME = componentName(namingProfile('spec'), 'apiserver');
-export const PROGRAM = join(ROOT, `dist/cmd/${NAME}.js`);
 
 /** How to reach a server: plain data, so it can be handed to worker threads. */
 export interface Endpoint {
@@ -79,31 +76,6 @@ export function endpointFromKubeconfig(path: string): Endpoint {
     key: b64(user?.['client-key-data']) ?? file(user?.['client-key']),
     token: user?.token,
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
-
-function readyz(port: number): Promise<number> {
-  return new Promise((res) => {
-    const req = request(
-      { host: '127.0.0.1', port, path: '/readyz', rejectUnauthorized: false, timeout: 1000 },
-      (r) => {
-        r.resume();
-        res(r.statusCode ?? 0);
-      },
-    );
-    req.on('error', () => res(0));
-    req.end();
-  });
 }
 
 async function waitReady(child: ChildProcess, port: number): Promise<void> {

@@ -4,41 +4,11 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { componentName, namingProfile } from '../../src/naming/profile.ts';
+import { join } from 'node:path';
+import { freePort, PROGRAM, readyz } from '../lib/program.ts';
 import type { Scenario, ScenarioContext, ScenarioOutput } from '../lib/scenario.ts';
 import { renderTable } from '../lib/table.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const PROGRAM = join(ROOT, `dist/cmd/${componentName(namingProfile('spec'), 'apiserver')}.js`);
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
-
-function readyz(port: number): Promise<number> {
-  return new Promise((res) => {
-    const req = request(
-      { host: '127.0.0.1', port, path: '/readyz', rejectUnauthorized: false, timeout: 1000 },
-      (r) => {
-        r.resume();
-        res(r.statusCode ?? 0);
-      },
-    );
-    req.on('error', () => res(0));
-    req.end();
-  });
-}
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -4,7 +4,7 @@ import type { ApiError } from '../machinery/status.ts';
 import { serializeElement } from './fieldpath/element.ts';
 import { fromFieldsV1, toFieldsV1 } from './fieldpath/fields-v1.ts';
 import { FieldManager } from './managedfields/field-manager.ts';
-import type { FieldFilter } from './merge/updater.ts';
+import { onlyField, withoutField } from './merge/reset-filters.ts';
 import { SCENARIOS, type Step } from './testing/scenarios.ts';
 import { WIDGET_ATOMIC, WIDGET_GRANULAR } from './testing/widget-schema.ts';
 import { SchemaTypes } from './typed/types.ts';
@@ -12,16 +12,8 @@ import { isObject, type JsonObject } from './value.ts';
 
 const TYPES = { granular: new SchemaTypes(WIDGET_GRANULAR), atomic: new SchemaTypes(WIDGET_ATOMIC) };
 
-const notStatus: FieldFilter = (s) => {
-  const out = s.recursiveDifference(fromFieldsV1({ 'f:status': {} }));
-  return out;
-};
-const onlyStatus: FieldFilter = (s) => {
-  const out = s.intersection(s);
-  for (const id of [...out.members.keys()]) if (id !== 'f:status') out.members.delete(id);
-  for (const id of [...out.children.keys()]) if (id !== 'f:status') out.children.delete(id);
-  return out;
-};
+const notStatus = withoutField('status');
+const onlyStatus = onlyField('status');
 
 function managerFor(step: Step): FieldManager {
   const subresource = step.subresource ?? '';

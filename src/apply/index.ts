@@ -5,6 +5,7 @@
 
 export { FieldSet } from './fieldpath/set.ts';
 export { FieldManager, type FieldManagerOptions } from './managedfields/field-manager.ts';
+export { onlyField, withoutField } from './merge/reset-filters.ts';
 export type { FieldFilter } from './merge/updater.ts';
 export { DEDUCED, SchemaTypes, type TypeRef } from './typed/types.ts';
 export type { Json, JsonObject } from './value.ts';

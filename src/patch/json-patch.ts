@@ -105,14 +105,17 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+function missingPath(op: string, path: string): PatchError {
+  return new PatchError(
+    `${op} operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value`,
+    'conflict',
+  );
+}
+
 function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
   if (path === '') return value;
   const { parent, key } = parentOf(doc, path);
-  if (parent === undefined)
-    throw new PatchError(
-      `${op} operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value`,
-      'conflict',
-    );
+  if (parent === undefined) throw missingPath(op, path);
   if (Array.isArray(parent)) {
     const i = key === '-' ? parent.length : /^\d+$/.test(key) ? Number(key) : Number.NaN;
     if (Number.isNaN(i) || i > parent.length) {
@@ -127,11 +130,7 @@ function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
 
 function remove(doc: unknown, path: string, op = 'remove'): unknown {
   const { parent, key } = parentOf(doc, path);
-  if (parent === undefined)
-    throw new PatchError(
-      `${op} operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value`,
-      'conflict',
-    );
+  if (parent === undefined) throw missingPath(op, path);
   if (Array.isArray(parent)) {
     const i = /^\d+$/.test(key) ? Number(key) : Number.NaN;
     if (Number.isNaN(i) || i >= parent.length) {

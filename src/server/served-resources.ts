@@ -1,7 +1,7 @@
 // The resources this server serves: each kind's definition beside the generic store over it, looked
 // up by group, version and resource. Built once at startup from the API groups' kind definitions.
 
-import { type FieldFilter, FieldManager, FieldSet, SchemaTypes } from '../apply/index.ts';
+import { type FieldFilter, FieldManager, onlyField, SchemaTypes, withoutField } from '../apply/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import type { KindDefinition } from '../registry/kind.ts';
@@ -15,22 +15,14 @@ export interface ServedResource {
   fields(subresource: string): FieldManager;
 }
 
-const STATUS = FieldSet.of([{ field: 'status' }]);
+const WITHOUT_STATUS = withoutField('status');
+const ONLY_STATUS = onlyField('status');
 
 /** What a write through an endpoint cannot own: the status through the main resource, all but it through /status. */
 function resetFilter(kind: KindDefinition, subresource: string): FieldFilter | undefined {
-  if (subresource === '' && kind.strategy.hasStatus) return (set) => set.recursiveDifference(STATUS);
-  if (subresource === 'status') return onlyStatus;
+  if (subresource === '' && kind.strategy.hasStatus) return WITHOUT_STATUS;
+  if (subresource === 'status') return ONLY_STATUS;
   return undefined;
-}
-
-function onlyStatus(set: FieldSet): FieldSet {
-  const out = FieldSet.of();
-  const member = set.members.get('f:status');
-  if (member !== undefined) out.members.set('f:status', member);
-  const child = set.children.get('f:status');
-  if (child !== undefined) out.children.set('f:status', child);
-  return out;
 }
 
 function fieldManagers(kind: KindDefinition): (subresource: string) => FieldManager {

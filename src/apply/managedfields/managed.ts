@@ -52,10 +52,26 @@ function parseIdentifier(id: string): Identity {
   return JSON.parse(id) as Identity;
 }
 
+/**
+ * Decoded forms of frozen entry lists (the watch cache's, shared by every write to an object):
+ * every write decodes the stored entries, and a frozen list cannot change under its decoding.
+ */
+const decodedFrozen = new WeakMap<object, Managed>();
+
 /** Reads entries; throws with upstream's reason when one is malformed. */
 export function decodeManagedFields(entries: unknown): Managed {
+  if (entries === undefined || entries === null) return emptyManaged();
+  const frozen = typeof entries === 'object' && Object.isFrozen(entries);
+  const known = frozen ? decodedFrozen.get(entries) : undefined;
+  // Sets are never changed in place, so a copy of the two maps is a private copy.
+  if (known !== undefined) return { fields: new Map(known.fields), times: new Map(known.times) };
+  const managed = decode(entries);
+  if (frozen) decodedFrozen.set(entries, { fields: new Map(managed.fields), times: new Map(managed.times) });
+  return managed;
+}
+
+function decode(entries: unknown): Managed {
   const managed = emptyManaged();
-  if (entries === undefined || entries === null) return managed;
   if (!Array.isArray(entries)) throw new Error('managedFields must be a list');
   entries.forEach((raw, i) => {
     const e = (raw ?? {}) as ManagedFieldsEntry;
