@@ -95,7 +95,8 @@ class Compiled implements KindSchema {
           description:
             'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to.',
         },
-        metadata: { ref: 'ObjectMeta', description: "Standard object's metadata." },
+        // Every kind's message carries its metadata as field 1; apiVersion and kind travel in the envelope.
+        metadata: { ref: 'ObjectMeta', description: "Standard object's metadata.", proto: 1 },
         ...input.properties,
       },
     };

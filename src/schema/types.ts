@@ -33,7 +33,39 @@ export interface SchemaNode {
    * `v1.LeaseSpec`, `v1.MicroTime`); decode error texts name it. Never written to OpenAPI documents.
    */
   goType?: string;
+
+  // Protobuf wire facts (upstream's generated.proto numbering and the Go field's shape), read only by
+  // src/codec/protobuf; never written to OpenAPI documents. Set on a property of a message.
+  /** The field number of this property in its parent's message. A property without one is not on the wire. */
+  proto?: number;
+  /**
+   * The Go field is a pointer: written only when the property is set (an explicit zero included) and
+   * present after decoding only when it was on the wire. Without it the field is a Go value: written
+   * even when absent (as its zero) and, for a struct, always present after decoding.
+   */
+  protoPointer?: boolean;
+  /** A scalar Go value field without omitempty: its decoded zero ('', 0, false) stays in the object. */
+  protoKeepZero?: boolean;
+  /**
+   * The Go struct this property sits in is embedded inline in JSON but is its own message on the wire,
+   * at this field number of the parent (a Volume's VolumeSource, a Probe's ProbeHandler).
+   */
+  protoInline?: number;
+  /**
+   * The wire type where the JSON schema cannot say it. Others are inferred: Time and MicroTime from
+   * their refs, Quantity from `goType: 'resource.Quantity'`, IntOrString from `intOrString`, bytes from
+   * `format: 'byte'`.
+   */
+  protoType?: 'FieldsV1' | 'RawExtension';
+  /** The wire message's fields where the schema keeps the value opaque (preserveUnknownFields). */
+  protoProperties?: Record<string, SchemaNode>;
 }
+
+/** The protobuf markers alone, for schema helpers that take them beside a description. */
+export type ProtoMarkers = Pick<
+  SchemaNode,
+  'proto' | 'protoPointer' | 'protoKeepZero' | 'protoInline' | 'protoType' | 'protoProperties'
+>;
 
 /** What checking a decoded body against its kind's schema found. */
 export interface NormalizeResult {

@@ -6,6 +6,7 @@ import type { ApiObject } from '../../machinery/object.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
 import { STANDARD_VERBS } from '../../registry/resource.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
+import type { ProtoMarkers, SchemaNode } from '../../schema/types.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { containersColumn, imagesColumn, selectorColumn } from './columns.ts';
 import { scaleView } from './scale.ts';
@@ -29,7 +30,12 @@ interface DeploymentStatus {
   availableReplicas?: number;
 }
 
-const int32 = (description: string) => ({ type: 'integer' as const, format: 'int32', description });
+const int32 = (description: string, wire?: ProtoMarkers): SchemaNode => ({
+  type: 'integer',
+  format: 'int32',
+  description,
+  ...wire,
+});
 const STRATEGY_TYPES = ['Recreate', 'RollingUpdate'];
 const PERCENT = /^[0-9]+%$/;
 const PERCENT_MESSAGE =
@@ -41,8 +47,16 @@ const schema = compileKindSchema({
   kind: 'Deployment',
   description: 'Deployment enables declarative updates for Pods and ReplicaSets.',
   properties: {
-    spec: { ref: 'DeploymentSpec', description: 'Specification of the desired behavior of the Deployment.' },
-    status: { ref: 'DeploymentStatus', description: 'Most recently observed status of the Deployment.' },
+    spec: {
+      ref: 'DeploymentSpec',
+      description: 'Specification of the desired behavior of the Deployment.',
+      proto: 2,
+    },
+    status: {
+      ref: 'DeploymentStatus',
+      description: 'Most recently observed status of the Deployment.',
+      proto: 3,
+    },
   },
   definitions: workloadDefinitions(() => ({
     DeploymentSpec: {
@@ -50,29 +64,36 @@ const schema = compileKindSchema({
       description: 'DeploymentSpec is the specification of the desired behavior of the Deployment.',
       required: ['selector', 'template'],
       properties: {
-        replicas: int32('Number of desired pods. Defaults to 1.'),
+        replicas: int32('Number of desired pods. Defaults to 1.', { proto: 1, protoPointer: true }),
         selector: {
           ref: 'LabelSelector',
           description: "Label selector for pods. It must match the pod template's labels.",
+          proto: 2,
+          protoPointer: true,
         },
         template: {
           ref: 'PodTemplateSpec',
           description: 'Template describes the pods that will be created.',
+          proto: 3,
         },
         strategy: {
           ref: 'DeploymentStrategy',
           description: 'The deployment strategy to use to replace existing pods with new ones.',
           patchStrategy: 'retainKeys',
+          proto: 4,
         },
         minReadySeconds: int32(
           'Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0.',
+          { proto: 5 },
         ),
         revisionHistoryLimit: int32(
           'The number of old ReplicaSets to retain to allow rollback. Defaults to 10.',
+          { proto: 6, protoPointer: true },
         ),
-        paused: { type: 'boolean', description: 'Indicates that the deployment is paused.' },
+        paused: { type: 'boolean', description: 'Indicates that the deployment is paused.', proto: 7 },
         progressDeadlineSeconds: int32(
           'The maximum time in seconds for a deployment to make progress before it is considered to be failed. Defaults to 600s.',
+          { proto: 9, protoPointer: true },
         ),
       },
     },
@@ -83,11 +104,14 @@ const schema = compileKindSchema({
         type: {
           type: 'string',
           description: 'Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.',
+          proto: 1,
         },
         rollingUpdate: {
           ref: 'RollingUpdateDeployment',
           description:
             'Rolling update config params. Present only if DeploymentStrategyType = RollingUpdate.',
+          proto: 2,
+          protoPointer: true,
         },
       },
     },
@@ -99,11 +123,15 @@ const schema = compileKindSchema({
           intOrString: true,
           description:
             'The maximum number of pods that can be unavailable during the update. Defaults to 25%.',
+          proto: 1,
+          protoPointer: true,
         },
         maxSurge: {
           intOrString: true,
           description:
             'The maximum number of pods that can be scheduled above the desired number of pods. Defaults to 25%.',
+          proto: 2,
+          protoPointer: true,
         },
       },
     },
@@ -115,21 +143,31 @@ const schema = compileKindSchema({
           type: 'integer',
           format: 'int64',
           description: 'The generation observed by the deployment controller.',
+          proto: 1,
         },
         replicas: int32(
           'Total number of non-terminating pods targeted by this deployment (their labels match the selector).',
+          { proto: 2 },
         ),
         updatedReplicas: int32(
           'Total number of non-terminating pods targeted by this deployment that have the desired template spec.',
+          { proto: 3 },
         ),
         readyReplicas: int32(
           'Total number of non-terminating pods targeted by this Deployment with a Ready Condition.',
+          { proto: 7 },
         ),
         availableReplicas: int32(
           'Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.',
+          { proto: 4 },
         ),
-        unavailableReplicas: int32('Total number of unavailable pods targeted by this deployment.'),
-        terminatingReplicas: int32('Total number of terminating pods targeted by this deployment.'),
+        unavailableReplicas: int32('Total number of unavailable pods targeted by this deployment.', {
+          proto: 5,
+        }),
+        terminatingReplicas: int32('Total number of terminating pods targeted by this deployment.', {
+          proto: 9,
+          protoPointer: true,
+        }),
         conditions: {
           type: 'array',
           description: "Represents the latest available observations of a deployment's current state.",
@@ -138,8 +176,12 @@ const schema = compileKindSchema({
           listMapKeys: ['type'],
           patchMergeKey: 'type',
           patchStrategy: 'merge',
+          proto: 6,
         },
-        collisionCount: int32('Count of hash collisions for the Deployment.'),
+        collisionCount: int32('Count of hash collisions for the Deployment.', {
+          proto: 8,
+          protoPointer: true,
+        }),
       },
     },
     DeploymentCondition: {
@@ -147,17 +189,24 @@ const schema = compileKindSchema({
       description: 'DeploymentCondition describes the state of a deployment at a certain point.',
       required: ['type', 'status'],
       properties: {
-        type: { type: 'string', description: 'Type of deployment condition.' },
-        status: { type: 'string', description: 'Status of the condition, one of True, False, Unknown.' },
-        lastUpdateTime: { ref: 'Time', description: 'The last time this condition was updated.' },
+        type: { type: 'string', description: 'Type of deployment condition.', proto: 1, protoKeepZero: true },
+        status: {
+          type: 'string',
+          description: 'Status of the condition, one of True, False, Unknown.',
+          proto: 2,
+          protoKeepZero: true,
+        },
+        lastUpdateTime: { ref: 'Time', description: 'The last time this condition was updated.', proto: 6 },
         lastTransitionTime: {
           ref: 'Time',
           description: 'Last time the condition transitioned from one status to another.',
+          proto: 7,
         },
-        reason: { type: 'string', description: "The reason for the condition's last transition." },
+        reason: { type: 'string', description: "The reason for the condition's last transition.", proto: 4 },
         message: {
           type: 'string',
           description: 'A human readable message indicating details about the transition.',
+          proto: 5,
         },
       },
     },

@@ -17,10 +17,12 @@ export const scaleSchema = compileKindSchema({
     spec: {
       ref: 'ScaleSpec',
       description: 'spec defines the behavior of the scale.',
+      proto: 2,
     },
     status: {
       ref: 'ScaleStatus',
       description: 'status is the current status of the scale. Read-only.',
+      proto: 3,
     },
   },
   definitions: {
@@ -32,6 +34,7 @@ export const scaleSchema = compileKindSchema({
           type: 'integer',
           format: 'int32',
           description: 'replicas is the desired number of instances for the scaled object.',
+          proto: 1,
         },
       },
     },
@@ -44,10 +47,13 @@ export const scaleSchema = compileKindSchema({
           type: 'integer',
           format: 'int32',
           description: 'replicas is the actual number of observed instances of the scaled object.',
+          proto: 1,
+          protoKeepZero: true,
         },
         selector: {
           type: 'string',
           description: 'selector is the label query over pods that should match the replicas count.',
+          proto: 2,
         },
       },
     },

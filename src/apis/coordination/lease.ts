@@ -7,7 +7,7 @@ import { groupName, type NamingProfile } from '../../naming/profile.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
 import { STANDARD_VERBS } from '../../registry/resource.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
-import type { SchemaNode } from '../../schema/types.ts';
+import type { ProtoMarkers, SchemaNode } from '../../schema/types.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
 
@@ -19,7 +19,11 @@ interface LeaseSpec {
   preferredHolder?: string;
 }
 
-const microTime = (description: string): SchemaNode => ({ ref: 'MicroTime', description });
+const microTime = (description: string, wire?: ProtoMarkers): SchemaNode => ({
+  ref: 'MicroTime',
+  description,
+  ...wire,
+});
 
 /** Strategies upstream defines by a bare name; any other must be a domain-prefixed name. */
 const LEASE_STRATEGIES = ['OldestEmulationVersion'];
@@ -70,34 +74,49 @@ export function leaseKind(profile: NamingProfile): KindDefinition {
           holderIdentity: {
             type: 'string',
             description: 'holderIdentity contains the identity of the holder of a current lease.',
+            proto: 1,
+            protoPointer: true,
           },
           leaseDurationSeconds: {
             type: 'integer',
             format: 'int32',
             description:
               'leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it.',
+            proto: 2,
+            protoPointer: true,
           },
-          acquireTime: microTime('acquireTime is a time when the current lease was acquired.'),
+          acquireTime: microTime('acquireTime is a time when the current lease was acquired.', {
+            proto: 3,
+            protoPointer: true,
+          }),
           renewTime: microTime(
             'renewTime is a time when the current holder of a lease has last updated the lease.',
+            { proto: 4, protoPointer: true },
           ),
           leaseTransitions: {
             type: 'integer',
             format: 'int32',
             description: 'leaseTransitions is the number of transitions of a lease between holders.',
+            proto: 5,
+            protoPointer: true,
           },
           strategy: {
             type: 'string',
             goType: 'v1.CoordinatedLeaseStrategy',
             description:
               'Strategy indicates the strategy for picking the leader for coordinated leader election.',
+            proto: 6,
+            protoPointer: true,
           },
           preferredHolder: {
             type: 'string',
             description:
               'PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up.',
+            proto: 7,
+            protoPointer: true,
           },
         },
+        proto: 2,
       },
     },
   });

@@ -20,17 +20,21 @@ const schema = compileKindSchema({
       type: 'object',
       description: DATA_DESCRIPTION,
       additionalProperties: { type: 'string', default: '' },
+      proto: 2,
     },
     binaryData: {
       type: 'object',
       description:
         "BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process.",
       additionalProperties: { type: 'string', format: 'byte' },
+      proto: 3,
     },
     immutable: {
       type: 'boolean',
       description:
         'Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
+      proto: 4,
+      protoPointer: true,
     },
   },
 });

@@ -28,22 +28,27 @@ const schema = compileKindSchema({
       type: 'object',
       description: DATA_DESCRIPTION,
       additionalProperties: { type: 'string', format: 'byte' },
+      proto: 2,
     },
     stringData: {
       type: 'object',
       description:
         'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
       additionalProperties: { type: 'string', default: '' },
+      proto: 4,
     },
     type: {
       type: 'string',
       goType: 'v1.SecretType',
       description: TYPE_DESCRIPTION,
+      proto: 3,
     },
     immutable: {
       type: 'boolean',
       description:
         'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
+      proto: 5,
+      protoPointer: true,
     },
   },
 });

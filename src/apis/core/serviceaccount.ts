@@ -12,19 +12,21 @@ const objectReference: SchemaNode = {
   description:
     'ObjectReference contains enough information to let you inspect or modify the referred object.',
   properties: {
-    kind: { type: 'string', description: 'Kind of the referent.' },
-    namespace: { type: 'string', description: 'Namespace of the referent.' },
-    name: { type: 'string', description: 'Name of the referent.' },
-    uid: { type: 'string', description: 'UID of the referent.' },
-    apiVersion: { type: 'string', description: 'API version of the referent.' },
+    kind: { type: 'string', description: 'Kind of the referent.', proto: 1 },
+    namespace: { type: 'string', description: 'Namespace of the referent.', proto: 2 },
+    name: { type: 'string', description: 'Name of the referent.', proto: 3 },
+    uid: { type: 'string', description: 'UID of the referent.', proto: 4 },
+    apiVersion: { type: 'string', description: 'API version of the referent.', proto: 5 },
     resourceVersion: {
       type: 'string',
       description: 'Specific resourceVersion to which this reference is made, if any.',
+      proto: 6,
     },
     fieldPath: {
       type: 'string',
       description:
         'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.',
+      proto: 7,
     },
   },
   structType: 'atomic',
@@ -46,6 +48,7 @@ const schema = compileKindSchema({
       listMapKeys: ['name'],
       patchStrategy: 'merge',
       patchMergeKey: 'name',
+      proto: 2,
     },
     imagePullSecrets: {
       type: 'array',
@@ -53,11 +56,14 @@ const schema = compileKindSchema({
         'ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount.',
       items: { ref: 'LocalObjectReference' },
       listType: 'atomic',
+      proto: 3,
     },
     automountServiceAccountToken: {
       type: 'boolean',
       description:
         'AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted.',
+      proto: 4,
+      protoPointer: true,
     },
   },
   definitions: {
@@ -66,7 +72,7 @@ const schema = compileKindSchema({
       type: 'object',
       description:
         'LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.',
-      properties: { name: { type: 'string', default: '', description: 'Name of the referent.' } },
+      properties: { name: { type: 'string', default: '', description: 'Name of the referent.', proto: 1 } },
       structType: 'atomic',
     },
   },
