@@ -28,6 +28,7 @@ import {
   successStatus,
 } from '../machinery/status.ts';
 import { generateName, validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/names.ts';
+import { type EncodedItem, EncodedObject } from '../storage/encoded.ts';
 import { isStorageError, KeyExistsError, KeyNotFoundError } from '../storage/errors.ts';
 import type {
   Preconditions,
@@ -97,6 +98,13 @@ export interface WatchRequest {
 export interface WireWatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: ApiObject;
+  /**
+   * The object as the watch cache holds it (its body, without kind and apiVersion), for writers
+   * that splice bytes; `object` is then decoded only when read.
+   */
+  encoded?: EncodedObject;
+  /** The object's resourceVersion, when known without decoding it (events from the watch cache). */
+  revision?: number;
 }
 
 export interface WireWatch extends AsyncIterable<WireWatchEvent> {
@@ -115,7 +123,9 @@ export interface ListObject {
   apiVersion: string;
   kind: string;
   metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
-  items: ApiObject[];
+  readonly items: ApiObject[];
+  /** The items as JSON bodies (no kind or apiVersion, as list items are written), from the watch cache. */
+  encoded?: readonly EncodedItem[];
 }
 
 export interface UpdateResult {
@@ -145,6 +155,9 @@ function finalizersWhileDeleting(meta: ObjectMeta, old: ObjectMeta): FieldError[
     ),
   ];
 }
+
+/** Field selector fields every kind has, read from metadata alone. */
+const META_FIELDS = new Set(['metadata.name', 'metadata.namespace']);
 
 function stripTypeMeta({ apiVersion: _v, kind: _k, ...rest }: ApiObject): ApiObject {
   return rest as ApiObject;
@@ -202,8 +215,22 @@ export class GenericStore {
       if (res.continue !== undefined) metadata.continue = res.continue;
       if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount;
       // Items of a built-in list carry no apiVersion or kind of their own, as upstream encodes them.
-      const items = res.items.map(stripTypeMeta);
-      return { apiVersion: this.apiVersion, kind: this.resource.listKind, metadata, items };
+      const { apiVersion } = this;
+      const kind = this.resource.listKind;
+      const encoded = res.encoded;
+      if (encoded === undefined) return { apiVersion, kind, metadata, items: res.items.map(stripTypeMeta) };
+      // Bodies carry no TypeMeta already; the items are decoded only if someone reads them.
+      let items: ApiObject[] | undefined;
+      return {
+        apiVersion,
+        kind,
+        metadata,
+        encoded,
+        get items() {
+          items ??= res.items.map(stripTypeMeta);
+          return items;
+        },
+      };
     } catch (err) {
       throw fromStorageError(err, this.groupResource, '');
     }
@@ -220,14 +247,18 @@ export class GenericStore {
     const fields = parseFieldSelector(fieldSelector ?? '').transform(conversion);
     if (labels.empty() && fields.empty()) return undefined;
     const namespaced = this.strategy.namespaced;
+    // A selector on metadata alone lets the watch cache select without decoding objects.
+    const metadataOnly = fields.requirements.every((r) => META_FIELDS.has(r.field));
     const fieldSet = (obj: ApiObject) => {
       const set = objectMetaFieldsSet(obj.metadata, namespaced);
-      if (extra === undefined) return set;
+      if (extra === undefined || metadataOnly) return set;
       const all: Record<string, string> = { ...set };
       for (const [name, read] of Object.entries(extra)) all[name] = read(obj);
       return all;
     };
-    return (obj) => labels.matches(obj.metadata?.labels) && fields.matches(fieldSet(obj));
+    const predicate = (obj: ApiObject) =>
+      labels.matches(obj.metadata?.labels) && fields.matches(fieldSet(obj));
+    return Object.assign(predicate, { metadataOnly });
   }
 
   async create(namespace: string, obj: ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
@@ -592,6 +623,7 @@ export class GenericStore {
           },
         };
       }
+      if (ev.encoded !== undefined) return this.encodedWireEvent(ev.type, ev.encoded);
       return { type: ev.type, object: this.wireObject(ev.object) };
     };
     return {
@@ -617,7 +649,13 @@ export class GenericStore {
         let from: Revision;
         if (req.sendInitialEvents) {
           const state = await self.storage.list(prefix, { at: req.at, predicate });
-          for (const obj of state.items) yield { type: 'ADDED', object: self.wireObject(obj) };
+          if (state.encoded === undefined) {
+            for (const obj of state.items) yield { type: 'ADDED', object: self.wireObject(obj) };
+          } else {
+            for (const item of state.encoded) {
+              yield self.encodedWireEvent('ADDED', new EncodedObject(item));
+            }
+          }
           from = state.revision;
           if (req.allowBookmarks) {
             const annotations = Object.fromEntries((req.initialEventsEnd ?? []).map((a) => [a, 'true']));
@@ -721,6 +759,19 @@ export class GenericStore {
   }
 
   private readonly wireForms = new WeakMap<ApiObject, ApiObject>();
+
+  /** An event over a cached body: its object is decoded, and given its TypeMeta, only when read. */
+  private encodedWireEvent(type: WireWatchEvent['type'], encoded: EncodedObject): WireWatchEvent {
+    const wireObject = (obj: ApiObject) => this.wireObject(obj);
+    return {
+      type,
+      encoded,
+      revision: encoded.revision,
+      get object() {
+        return wireObject(encoded.object);
+      },
+    };
+  }
 
   /** The object with kind and apiVersion first, in upstream's field order. */
   private withTypeMeta(obj: ApiObject): ApiObject {

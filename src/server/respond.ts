@@ -9,16 +9,28 @@ import type { RequestContext } from './context.ts';
 
 // zlib loads with the first large response: about half a megabyte an idle server need not hold.
 const requireBuiltin = createRequire(import.meta.url);
-let zlib: typeof import('node:zlib') | undefined;
+let zlibModule: typeof import('node:zlib') | undefined;
+function zlib(): typeof import('node:zlib') {
+  zlibModule ??= requireBuiltin('node:zlib') as typeof import('node:zlib');
+  return zlibModule;
+}
+
+/** Upstream compresses at gzip's fastest level: a list is sent once, and CPU is the scarcer resource. */
+const GZIP_LEVEL = 1;
+
 function gzip(body: string, done: (err: Error | null, out: Buffer) => void): void {
-  zlib ??= requireBuiltin('node:zlib') as typeof import('node:zlib');
-  zlib.gzip(body, done);
+  zlib().gzip(body, { level: GZIP_LEVEL }, done);
+}
+
+/** A gzip stream at upstream's level, for bodies written piece by piece. */
+export function gzipStream(): import('node:zlib').Gzip {
+  return zlib().createGzip({ level: GZIP_LEVEL });
 }
 
 /** Upstream compresses object responses above 128 KiB: below that, gzip costs more than it saves. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
-function acceptsGzip(ctx: RequestContext): boolean {
+export function acceptsGzip(ctx: RequestContext): boolean {
   const header = String(ctx.req.headers['accept-encoding'] ?? '');
   return header.split(',').some((part) => {
     const [coding, ...params] = part.trim().split(';');
@@ -52,7 +64,7 @@ function sendBody(ctx: RequestContext, status: number, contentType: string, body
   });
 }
 
-function sendWarnings(ctx: RequestContext): void {
+export function sendWarnings(ctx: RequestContext): void {
   if (ctx.warnings.length > 0 && !ctx.res.headersSent) {
     ctx.res.setHeader(
       'warning',

@@ -2,5 +2,6 @@
 // by backends (continue tokens, preconditions, value codec, watch queue). Backends live in sqlite/
 // and etcd/; testing/ holds the conformance suite they all pass. May import machinery/ only.
 
+export * from './encoded.ts';
 export * from './errors.ts';
 export * from './interface.ts';

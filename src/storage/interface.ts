@@ -6,6 +6,7 @@
 // bigint would cost an allocation per comparison on the hot path for no practical range.
 
 import type { ApiObject } from '../machinery/object.ts';
+import type { EncodedItem, EncodedObject } from './encoded.ts';
 
 export type Revision = number;
 
@@ -22,8 +23,12 @@ export type ReadAt =
 
 export const LATEST: ReadAt = { kind: 'latest' };
 
-/** Filters objects on lists and watches; `undefined` means every object matches. */
-export type Predicate = (obj: ApiObject) => boolean;
+/**
+ * Filters objects on lists and watches; `undefined` means every object matches. A predicate marked
+ * `metadataOnly` reads nothing but metadata.name, metadata.namespace and metadata.labels, so a store
+ * that holds objects encoded may answer it without decoding them.
+ */
+export type Predicate = ((obj: ApiObject) => boolean) & { readonly metadataOnly?: boolean };
 
 export interface Preconditions {
   uid?: string;
@@ -46,7 +51,13 @@ export interface ListOptions {
 }
 
 export interface ListResult {
-  items: ApiObject[];
+  /** The objects (a store that answers from `encoded` decodes them on first access). */
+  readonly items: ApiObject[];
+  /**
+   * The same objects as the watch cache holds them, JSON bodies without TypeMeta, when it answered:
+   * what a JSON response writes without decoding or re-encoding anything.
+   */
+  encoded?: readonly EncodedItem[];
   /** The revision the list was read at: every item is as of this revision. */
   revision: Revision;
   /** Token for the next page; absent when the list is complete. */
@@ -99,6 +110,8 @@ export interface WatchEvent {
   revision: Revision;
   /** For ERROR events: the failure (for example a compacted start revision). */
   error?: Error;
+  /** The object as the watch cache holds it, shared by every watcher of the event. */
+  encoded?: EncodedObject;
 }
 
 export interface WatchOptions {

@@ -94,13 +94,26 @@ export function filteredEventType(
   predicate: Predicate | undefined,
 ): { type: WatchEventType; object: ApiObject } | null {
   if (predicate === undefined) return { type, object };
-  if (type === 'ADDED') return predicate(object) ? { type, object } : null;
-  if (type === 'DELETED') return predicate(object) ? { type, object } : null;
-  const now = predicate(object);
-  const before = previous !== null && predicate(previous);
-  if (now && before) return { type: 'MODIFIED', object };
-  if (now) return { type: 'ADDED', object };
-  if (before) return { type: 'DELETED', object };
+  const out = selectedEventType(
+    type,
+    () => predicate(object),
+    () => previous !== null && predicate(previous),
+  );
+  return out === null ? null : { type: out, object };
+}
+
+/** filteredEventType's rule on whether the object matches now and matched before (asked lazily). */
+export function selectedEventType(
+  type: 'ADDED' | 'MODIFIED' | 'DELETED',
+  matchesNow: () => boolean,
+  matchedBefore: () => boolean,
+): WatchEventType | null {
+  const now = matchesNow();
+  if (type !== 'MODIFIED') return now ? type : null;
+  const before = matchedBefore();
+  if (now && before) return 'MODIFIED';
+  if (now) return 'ADDED';
+  if (before) return 'DELETED';
   return null;
 }
 

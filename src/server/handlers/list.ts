@@ -14,5 +14,5 @@ export const listHandler: ResourceHandler = async (ctx, env, t) => {
     continue: p.continue,
     at: p.at,
   });
-  respondList(ctx, t, list, choice);
+  await respondList(ctx, t, list, choice);
 };

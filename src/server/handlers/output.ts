@@ -3,11 +3,13 @@
 // (PartialObjectMetadata, what metadata-only informers such as the garbage collector's ask for).
 
 import { negotiateOutput, type OutputChoice } from '../../codec/negotiation.ts';
+import { JSON_SERIALIZER } from '../../codec/serializers.ts';
 import { buildTable } from '../../codec/table.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import type { ListObject } from '../../registry/generic-store.ts';
 import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
+import { canWriteEncoded, writeEncodedList } from './encoded-list.ts';
 import type { HandlerEnv, Target } from './env.ts';
 
 export function chooseOutput(
@@ -55,7 +57,12 @@ export function respondObject(
 }
 
 /** A list, or a Table of its items carrying the list's metadata. */
-export function respondList(ctx: RequestContext, t: Target, list: ListObject, choice: OutputChoice): void {
+export async function respondList(
+  ctx: RequestContext,
+  t: Target,
+  list: ListObject,
+  choice: OutputChoice,
+): Promise<void> {
   if (choice.conversion?.as === 'Table') {
     const apiVersion = list.apiVersion;
     const kind = t.served.kind.resource.kind;
@@ -78,6 +85,10 @@ export function respondList(ctx: RequestContext, t: Target, list: ListObject, ch
       items: list.items.map((i) => partialMetadata(i, group, version)),
     };
     writeEncoded(ctx, 200, partial, choice.serializer);
+    return;
+  }
+  if (choice.serializer === JSON_SERIALIZER && canWriteEncoded(ctx, list)) {
+    await writeEncodedList(ctx, list, list.encoded);
     return;
   }
   writeEncoded(ctx, 200, list, choice.serializer);

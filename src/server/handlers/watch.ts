@@ -7,6 +7,8 @@ import { JSON_SERIALIZER } from '../../codec/serializers.ts';
 import { buildTable } from '../../codec/table.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { initialEventsEndAnnotations } from '../../naming/profile.ts';
+import type { WireWatchEvent } from '../../registry/generic-store.ts';
+import { typeMetaPrefix, withTypeMetaJson } from '../../storage/encoded.ts';
 import type { ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
 import { chooseOutput, partialMetadata } from './output.ts';
@@ -28,15 +30,27 @@ function drained(res: {
 }
 
 /**
- * One JSON line per (event type, object), shared by every watcher that receives the same object:
- * with the watch cache, an event is encoded once however many clients watch.
+ * One JSON line per (event type, object), shared by every watcher that receives the same object.
+ * Events from the watch cache carry the object's JSON body, and the line is spliced from those bytes
+ * once per event however many clients watch; other events are encoded once per object.
  */
-const encoded = new WeakMap<ApiObject, Map<string, string>>();
-function encodedEvent(type: string, object: ApiObject): string {
-  let byType = encoded.get(object);
+const encodedLines = new WeakMap<ApiObject, Map<string, string>>();
+function eventLine(ev: WireWatchEvent, typeMeta: string): string | Buffer {
+  const { type, encoded } = ev;
+  if (encoded !== undefined) {
+    return encoded.derived(`${type} ${typeMeta}`, (body) =>
+      Buffer.concat([
+        Buffer.from(`{"type":${JSON.stringify(type)},"object":`),
+        withTypeMetaJson(typeMeta, body),
+        CLOSE_LINE,
+      ]),
+    );
+  }
+  const object = ev.object;
+  let byType = encodedLines.get(object);
   if (byType === undefined) {
     byType = new Map();
-    encoded.set(object, byType);
+    encodedLines.set(object, byType);
   }
   let line = byType.get(type);
   if (line === undefined) {
@@ -45,6 +59,8 @@ function encodedEvent(type: string, object: ApiObject): string {
   }
   return line;
 }
+
+const CLOSE_LINE = Buffer.from('}\n');
 
 export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   const choice = chooseOutput(ctx, env, true);
@@ -76,9 +92,16 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   ctx.res.on('close', stop);
 
   const table = choice.conversion?.as === 'Table' ? choice.conversion : undefined;
+  const r = t.served.kind.resource;
+  const apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
+  const typeMeta = typeMetaPrefix(r.kind, apiVersion);
   let headersSent = false;
-  const render = (type: string, object: ApiObject): string => {
-    if (table !== undefined && type !== 'ERROR' && type !== 'BOOKMARK') {
+  const render = (ev: WireWatchEvent): string | Buffer => {
+    const { type } = ev;
+    if (type === 'ERROR' || type === 'BOOKMARK' || choice.conversion === undefined)
+      return eventLine(ev, typeMeta);
+    const object = ev.object;
+    if (table !== undefined) {
       const rendered = buildTable([object], t.served.kind.table, {
         group: table.group,
         version: table.version,
@@ -89,11 +112,8 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
       headersSent = true;
       return `${JSON.stringify({ type, object: rendered })}\n`;
     }
-    if (choice.conversion?.as === 'PartialObjectMetadata' && type !== 'ERROR' && type !== 'BOOKMARK') {
-      const { group, version } = choice.conversion;
-      return `${JSON.stringify({ type, object: partialMetadata(object, group, version) })}\n`;
-    }
-    return encodedEvent(type, object);
+    const { group, version } = choice.conversion;
+    return `${JSON.stringify({ type, object: partialMetadata(object, group, version) })}\n`;
   };
 
   ctx.res.writeHead(200, {
@@ -110,16 +130,14 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
       if (ctx.res.writableEnded || ctx.res.destroyed) break;
       // Backpressure: a client that reads slowly leaves events in the watch's bounded queue,
       // where the watch cache notices and cuts it off, instead of in unbounded socket buffers.
-      if (!ctx.res.write(render(ev.type, ev.object))) await drained(ctx.res);
-      if (ev.type !== 'ERROR') reached = Math.max(reached, Number(ev.object.metadata?.resourceVersion ?? 0));
+      if (!ctx.res.write(render(ev))) await drained(ctx.res);
+      if (ev.type !== 'ERROR') {
+        const revision = ev.revision ?? Number(ev.object.metadata?.resourceVersion ?? 0);
+        reached = Math.max(reached, revision);
+      }
     }
     if (timedOut && p.allowBookmarks && reached > 0 && !ctx.res.writableEnded) {
-      const r = t.served.kind.resource;
-      const bookmark = {
-        kind: r.kind,
-        apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
-        metadata: { resourceVersion: String(reached) },
-      };
+      const bookmark = { kind: r.kind, apiVersion, metadata: { resourceVersion: String(reached) } };
       ctx.res.write(`${JSON.stringify({ type: 'BOOKMARK', object: bookmark })}\n`);
     }
   } finally {

@@ -2,17 +2,21 @@
 // of the backend, plus a window of recent events. It serves watches (replaying the window), reads
 // "not older than" a revision, and unpaged consistent lists (after catching up with the backend's
 // current revision); writes, exact reads, paged lists and watches older than the window go to the
-// backend. Cached objects are deep-frozen and shared by every reader and watcher, so a list or an
-// event costs no copy; a caller that tries to change one fails loudly instead of corrupting the cache.
+// backend. Objects are held as their JSON bodies (encoded.ts): a JSON list or watch event is written
+// from those bytes without decoding or encoding anything, memory per object is about its JSON's
+// size, and every reader that wants the object gets a private decoded copy (watchers of one event
+// share one frozen copy), so nothing a caller does can change the cache.
 
 import type { ApiObject } from '../../machinery/object.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
+import { decodeBody, type EncodedItem, EncodedObject, encodeBody, type TypeMeta } from '../encoded.ts';
 import { KeyNotFoundError, TooLargeResourceVersionError } from '../errors.ts';
 import type {
   DeleteOptions,
   GetOptions,
   ListOptions,
   ListResult,
+  Predicate,
   Revision,
   Storage,
   TryUpdate,
@@ -22,7 +26,7 @@ import type {
   WatchStream,
 } from '../interface.ts';
 import { storageKeyOf } from '../value-codec.ts';
-import { filteredEventType, prefixEnd, WatchQueue } from '../watch-queue.ts';
+import { prefixEnd, selectedEventType, WatchQueue } from '../watch-queue.ts';
 import { SortedKeys } from './sorted-keys.ts';
 
 export interface CacheOptions {
@@ -46,11 +50,19 @@ export interface CacheOptions {
   snapshotTtlMs?: number;
 }
 
+/**
+ * One current object: its JSON body, and the few metadata fields selectors read (name, namespace,
+ * labels), decoded, so that most selections need no decoding.
+ */
+interface Entry extends EncodedItem {
+  readonly view: ApiObject;
+}
+
 /** A collection as of one revision, for the pages of one paged list. */
 interface Snapshot {
   revision: Revision;
   keys: string[];
-  objects: ApiObject[];
+  entries: Entry[];
   expires: number;
 }
 
@@ -60,17 +72,14 @@ const FUTURE_WAIT_MS = 1000;
 /** The window may exceed its capacity by this fraction of it before the oldest events are cut. */
 const TRIM_BATCH_DIVISOR = 8;
 
-/** Distinct managedFields lists remembered for sharing between cached objects. */
-const MAX_SHARED_MANAGED_FIELDS = 4096;
-
 /** Snapshots held at once; past this the oldest goes (its lists continue from the backend). */
 const MAX_SNAPSHOTS = 64;
 
 interface CachedEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   key: string;
-  object: ApiObject;
-  previous: ApiObject | null;
+  entry: Entry;
+  previous: Entry | null;
   revision: Revision;
   /** When the cache saw it (ms), for the age bound of the window. */
   seenAt: number;
@@ -86,16 +95,39 @@ interface CacheWatcher {
   active: boolean;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
+/** Whether the entry is selected, decoding it only for predicates that read past its metadata. */
+function selects(predicate: Predicate | undefined, entry: Entry): boolean {
+  if (predicate === undefined) return true;
+  return predicate(predicate.metadataOnly ? entry.view : decodeBody(entry.body, entry.typeMeta));
+}
+
+/** A watch event whose object is decoded only if its consumer asks for it. */
+function encodedEvent(type: WatchEvent['type'], encoded: EncodedObject, revision: Revision): WatchEvent {
+  return {
+    type,
+    revision,
+    encoded,
+    get object() {
+      return encoded.object;
+    },
+  };
+}
+
+/** A list whose items are decoded on first access; `encoded` serves writers of JSON. */
+function encodedList(entries: Entry[], revision: Revision): ListResult {
+  let items: ApiObject[] | undefined;
+  return {
+    revision,
+    encoded: entries,
+    get items() {
+      items ??= entries.map((e) => decodeBody(e.body, e.typeMeta));
+      return items;
+    },
+  };
 }
 
 export class CachedStorage implements Storage {
-  private readonly objects = new Map<string, ApiObject>();
+  private readonly objects = new Map<string, Entry>();
   private readonly keys = new SortedKeys();
   private readonly history: CachedEvent[] = [];
   private readonly watchers = new Set<CacheWatcher>();
@@ -166,55 +198,57 @@ export class CachedStorage implements Storage {
   private put(obj: ApiObject): void {
     const key = keyOf(obj);
     if (!this.objects.has(key)) this.keys.add(key);
-    this.objects.set(key, this.frozen(obj));
+    this.objects.set(key, this.entryOf(obj));
   }
 
-  /**
-   * The object deep-frozen, its managedFields shared with every cached object that has the same
-   * ones: objects written by the same client in the same second carry identical entries, and each
-   * copy would cost more memory than the rest of a small object's metadata.
-   */
-  private frozen(obj: ApiObject): ApiObject {
-    const meta = obj.metadata;
-    const managed = meta?.managedFields;
-    if (meta !== undefined && Array.isArray(managed) && managed.length > 0 && !Object.isFrozen(meta)) {
-      const id = JSON.stringify(managed);
-      let shared = this.managedFields.get(id);
-      if (shared === undefined) {
-        if (this.managedFields.size >= MAX_SHARED_MANAGED_FIELDS) this.managedFields.clear();
-        shared = deepFreeze(managed);
-        this.managedFields.set(id, shared);
-      }
-      meta.managedFields = shared;
+  /** TypeMeta values by kind and apiVersion: one shared object per kind rather than one per entry. */
+  private readonly typeMetas = new Map<string, TypeMeta>();
+
+  private entryOf(obj: ApiObject): Entry {
+    const { body, typeMeta } = encodeBody(obj);
+    const id = `${typeMeta.kind ?? ''} ${typeMeta.apiVersion ?? ''}`;
+    let shared = this.typeMetas.get(id);
+    if (shared === undefined) {
+      shared = Object.freeze(typeMeta);
+      this.typeMetas.set(id, shared);
     }
-    return deepFreeze(obj);
+    const meta = obj.metadata ?? {};
+    const viewMeta: Record<string, unknown> = {};
+    if (meta.name !== undefined) viewMeta.name = meta.name;
+    if (meta.namespace !== undefined) viewMeta.namespace = meta.namespace;
+    if (meta.labels !== undefined) viewMeta.labels = Object.freeze({ ...meta.labels });
+    return {
+      body,
+      typeMeta: shared,
+      revision: Number(meta.resourceVersion ?? 0),
+      view: Object.freeze({ metadata: Object.freeze(viewMeta) }),
+    };
   }
-
-  /** Distinct managedFields lists by their JSON, for sharing; cleared when it grows past its bound. */
-  private readonly managedFields = new Map<string, unknown[]>();
 
   private apply(ev: WatchEvent): void {
     const key = keyOf(ev.object);
     const previous = this.objects.get(key) ?? null;
-    const object = this.frozen(ev.object);
+    const entry = this.entryOf(ev.object);
     if (ev.type === 'DELETED') {
       this.objects.delete(key);
       this.keys.delete(key);
     } else {
       if (previous === null) this.keys.add(key);
-      this.objects.set(key, object);
+      this.objects.set(key, entry);
     }
     const event: CachedEvent = {
       type: ev.type as CachedEvent['type'],
       key,
-      object,
+      entry,
       previous,
       revision: ev.revision,
       seenAt: Date.now(),
     };
     this.history.push(event);
     this.trimHistory();
-    for (const w of this.watchers) this.deliver(w, event);
+    // One decoded-on-demand object for every watcher of this event; replays make their own.
+    const shared = new EncodedObject(entry);
+    for (const w of this.watchers) this.deliver(w, event, shared);
     this.advance(ev.revision);
   }
 
@@ -270,9 +304,9 @@ export class CachedStorage implements Storage {
     const at = opts.at;
     if (at?.kind !== 'notOlderThan') return this.backend.get(key, opts);
     if (!(await this.servable(key, at.revision))) return this.backend.get(key, opts);
-    const obj = this.objects.get(key);
-    if (obj === undefined) throw new KeyNotFoundError(key);
-    return obj;
+    const entry = this.objects.get(key);
+    if (entry === undefined) throw new KeyNotFoundError(key);
+    return decodeBody(entry.body, entry.typeMeta);
   }
 
   /** Whether the cache can answer "not older than `revision`": caught up, or the revision is in the future. */
@@ -302,12 +336,12 @@ export class CachedStorage implements Storage {
     } else if (!(await this.servable(prefix, at.revision))) {
       return this.backend.list(prefix, opts);
     }
-    const items: ApiObject[] = [];
+    const entries: Entry[] = [];
     for (const key of this.keys.range(prefix, prefixEnd(prefix))) {
-      const obj = this.objects.get(key) as ApiObject;
-      if (opts.predicate === undefined || opts.predicate(obj)) items.push(obj);
+      const entry = this.objects.get(key) as Entry;
+      if (selects(opts.predicate, entry)) entries.push(entry);
     }
-    return { items, revision: this.revision };
+    return encodedList(entries, this.revision);
   }
 
   /**
@@ -341,18 +375,18 @@ export class CachedStorage implements Storage {
       snapshot = this.takeSnapshot(prefix);
     }
     const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : Number.POSITIVE_INFINITY;
-    const items: ApiObject[] = [];
+    const entries: Entry[] = [];
     let i = lowerBound(snapshot.keys, start);
     let lastKey = '';
-    for (; i < snapshot.keys.length && items.length < limit; i++) {
-      const obj = snapshot.objects[i];
-      if (opts.predicate !== undefined && !opts.predicate(obj)) continue;
-      items.push(obj);
+    for (; i < snapshot.keys.length && entries.length < limit; i++) {
+      const entry = snapshot.entries[i];
+      if (!selects(opts.predicate, entry)) continue;
+      entries.push(entry);
       lastKey = snapshot.keys[i];
     }
-    const result: ListResult = { items, revision: snapshot.revision };
+    const result = encodedList(entries, snapshot.revision);
     // More only if something after the last item could still match.
-    if (items.length >= limit && i < snapshot.keys.length) {
+    if (entries.length >= limit && i < snapshot.keys.length) {
       result.continue = encodeContinue(prefix, lastKey, snapshot.revision);
       if (opts.predicate === undefined) result.remainingItemCount = snapshot.keys.length - i;
     }
@@ -369,7 +403,7 @@ export class CachedStorage implements Storage {
     const snapshot: Snapshot = {
       revision: this.revision,
       keys,
-      objects: keys.map((k) => this.objects.get(k) as ApiObject),
+      entries: keys.map((k) => this.objects.get(k) as Entry),
       expires: now + this.snapshotTtlMs,
     };
     if (this.snapshots.size >= MAX_SNAPSHOTS)
@@ -408,9 +442,9 @@ export class CachedStorage implements Storage {
         const target = await this.backend.currentRevision();
         await this.caughtUp(target);
         for (const key of this.keys.range(w.prefix, w.end)) {
-          const obj = this.objects.get(key) as ApiObject;
-          if (w.opts.predicate === undefined || w.opts.predicate(obj)) {
-            w.queue.push({ type: 'ADDED', object: obj, revision: this.revision });
+          const entry = this.objects.get(key) as Entry;
+          if (selects(w.opts.predicate, entry)) {
+            w.queue.push(encodedEvent('ADDED', new EncodedObject(entry), this.revision));
           }
         }
         w.last = this.revision;
@@ -421,7 +455,9 @@ export class CachedStorage implements Storage {
           this.relay(w, this.backend.watch(w.prefix, w.opts));
           return;
         }
-        for (const ev of this.history) if (ev.revision > w.last) this.deliver(w, ev);
+        for (const ev of this.history) {
+          if (ev.revision > w.last) this.deliver(w, ev, new EncodedObject(ev.entry));
+        }
       }
       if (!w.queue.stopped) this.watchers.add(w);
     } catch (err) {
@@ -440,23 +476,18 @@ export class CachedStorage implements Storage {
     })();
   }
 
-  private deliver(w: CacheWatcher, ev: CachedEvent): void {
+  private deliver(w: CacheWatcher, ev: CachedEvent, encoded: EncodedObject): void {
     if (ev.revision <= w.last || ev.key < w.prefix || ev.key >= w.end) return;
     w.last = ev.revision;
-    const out = filteredEventType(
-      ev.type,
-      ev.object,
-      ev.type === 'MODIFIED' ? ev.previous : null,
-      w.opts.predicate,
-    );
-    if (out === null) return;
+    const type = filteredType(ev, w.opts.predicate);
+    if (type === null) return;
     w.active = true;
     if (w.queue.backlog >= this.backlog) {
       // Too slow to keep up: end its stream rather than hold events for it without bound.
       w.queue.stop();
       return;
     }
-    w.queue.push({ type: out.type, object: out.object, revision: ev.revision });
+    w.queue.push(encodedEvent(type, encoded, ev.revision));
   }
 
   private notifyProgress(): void {
@@ -517,6 +548,16 @@ export class CachedStorage implements Storage {
     this.watchers.clear();
     await this.backend.close();
   }
+}
+
+/** The event a watcher with this predicate sees for a change (watch-queue.ts's rule), or null. */
+function filteredType(ev: CachedEvent, predicate: Predicate | undefined): WatchEvent['type'] | null {
+  if (predicate === undefined) return ev.type;
+  return selectedEventType(
+    ev.type,
+    () => selects(predicate, ev.entry),
+    () => ev.previous !== null && selects(predicate, ev.previous),
+  );
 }
 
 function keyOf(obj: ApiObject): string {

@@ -36,39 +36,85 @@ describe('watch cache specifics', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('hands every reader the same frozen object, so nothing can change the cache', async () => {
+  it('hands every reader a private copy, so nothing a caller does can change the cache', async () => {
     const store = open();
     await store.create('/x/a', { metadata: { name: 'a' }, data: { k: 'v' } });
     const one = (await store.list('/x/')).items[0];
+    (one.data as Record<string, string>).k = 'changed';
     const two = (await store.list('/x/', { at: { kind: 'notOlderThan', revision: 0 } })).items[0];
-    assert.equal(one, two);
-    assert.throws(() => {
-      (one.data as Record<string, string>).k = 'changed';
-    }, TypeError);
+    assert.deepEqual(two.data, { k: 'v' });
+    const got = await store.get('/x/a', { at: { kind: 'notOlderThan', revision: 0 } });
+    (got.metadata as Record<string, unknown>).name = 'changed';
+    const again = await store.get('/x/a', { at: { kind: 'notOlderThan', revision: 0 } });
+    assert.equal(again.metadata?.name, 'a');
     await store.close();
   });
 
-  it('objects with identical managedFields share one frozen copy', async () => {
+  it('lists carry each object as its JSON body, without kind and apiVersion', async () => {
     const store = open();
-    const managedFields = [
-      {
-        manager: 'm',
-        operation: 'Update',
-        apiVersion: 'v1',
-        fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:data': {} },
-      },
-    ];
-    await store.create('/s/a', { metadata: { name: 'a', managedFields }, data: { k: '1' } });
-    await store.create('/s/b', { metadata: { name: 'b', managedFields }, data: { k: '2' } });
-    await store.create('/s/c', {
-      metadata: { name: 'c', managedFields: [{ ...managedFields[0], manager: 'n' }] },
+    await store.create('/e/a', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'a' },
+      data: { k: 'v' },
     });
-    const [a, b, c] = (await store.list('/s/')).items;
-    assert.equal(a.metadata?.managedFields, b.metadata?.managedFields);
-    assert.notEqual(a.metadata?.managedFields, c.metadata?.managedFields);
-    assert.deepEqual(b.metadata?.managedFields, managedFields);
-    assert.ok(Object.isFrozen(a.metadata?.managedFields));
+    const list = await store.list('/e/');
+    assert.equal(list.encoded?.length, 1);
+    const item = list.encoded?.[0];
+    assert.deepEqual(item?.typeMeta, { kind: 'ConfigMap', apiVersion: 'v1' });
+    const body = JSON.parse(String(item?.body)) as Record<string, unknown>;
+    assert.equal(body.kind, undefined);
+    assert.deepEqual(body.data, { k: 'v' });
+    assert.equal(item?.revision, Number(list.items[0].metadata?.resourceVersion));
+    assert.deepEqual(list.items[0], { ...item?.typeMeta, ...body });
+    await store.close();
+  });
+
+  it('watchers of one event share one frozen decoded object, decoded only when read', async () => {
+    const store = open();
+    await store.list('/w/');
+    const a = store.watch('/w/', { revision: 0 });
+    const b = store.watch('/w/', { revision: 0 });
+    await store.create('/w/x', { metadata: { name: 'x' } });
+    const first = async (w: typeof a) => {
+      for await (const ev of w) return ev;
+      throw new Error('no event');
+    };
+    const [ea, eb] = await Promise.all([first(a), first(b)]);
+    assert.equal(ea.encoded, eb.encoded);
+    assert.equal(ea.object, eb.object);
+    assert.ok(Object.isFrozen(ea.object.metadata));
+    a.stop();
+    b.stop();
+    await store.close();
+  });
+
+  it('selects by metadata without decoding when the predicate says it reads metadata only', async () => {
+    const store = open();
+    await store.create('/m/a', { metadata: { name: 'a', labels: { app: 'x' } }, data: { k: '1' } });
+    await store.create('/m/b', { metadata: { name: 'b' }, data: { k: '2' } });
+    const seen: unknown[] = [];
+    const predicate = Object.assign(
+      (obj: { metadata?: { labels?: Record<string, string> } } & Record<string, unknown>) => {
+        seen.push(obj);
+        return obj.metadata?.labels?.app === 'x';
+      },
+      { metadataOnly: true },
+    );
+    const list = await store.list('/m/', { predicate });
+    assert.deepEqual(
+      list.items.map((o) => o.metadata?.name),
+      ['a'],
+    );
+    assert.ok(
+      seen.every((o) => (o as Record<string, unknown>).data === undefined),
+      'only metadata was read',
+    );
+    const full = await store.list('/m/', { predicate: (o) => (o.data as { k: string }).k === '2' });
+    assert.deepEqual(
+      full.items.map((o) => o.metadata?.name),
+      ['b'],
+    );
     await store.close();
   });
 
@@ -89,18 +135,19 @@ describe('watch cache specifics', () => {
   it('pages a list from a snapshot of its first page, and from the backend once the snapshot expired', async () => {
     const store = open({ snapshotTtlMs: 300 });
     for (const name of ['a', 'b', 'c']) await store.create(`/p/${name}`, { metadata: { name } });
-    const cached = (await store.list('/p/')).items;
+    const cached = (await store.list('/p/')).encoded ?? [];
     const first = await store.list('/p/', { limit: 1 });
-    assert.equal(first.items[0], cached[0], 'the first page comes from the cache');
+    assert.equal(first.encoded?.[0], cached[0], 'the first page comes from the cache');
     assert.equal(first.remainingItemCount, 2);
     await store.delete('/p/b');
     const second = await store.list('/p/', { limit: 1, continue: first.continue });
-    assert.equal(second.items[0], cached[1], 'later pages come from the same snapshot');
+    assert.equal(second.encoded?.[0], cached[1], 'later pages come from the same snapshot');
+    assert.equal(second.items[0].metadata?.name, 'b');
     assert.equal(second.revision, first.revision);
     await new Promise((r) => setTimeout(r, 350));
     const third = await store.list('/p/', { limit: 1, continue: second.continue });
     assert.equal(third.items[0].metadata?.name, 'c');
-    assert.notEqual(third.items[0], cached[2], 'an expired snapshot hands over to the backend');
+    assert.equal(third.encoded, undefined, 'an expired snapshot hands over to the backend');
     assert.equal(third.revision, first.revision);
     assert.equal(third.continue, undefined);
     await store.close();
