@@ -76,7 +76,7 @@ describe('encodeCbor', () => {
       [1.5, 'f93e00'],
       [-4.1, 'fbc010666666666666'],
       [3.25, 'f94280'],
-      [5.960464477539063e-8, 'f90001'], // smallest half subnormal
+      [2 ** -24, 'f90001'], // smallest half subnormal
       [0.00006103515625, 'f90400'], // smallest half normal
       [65504.5, 'fa477fe080'], // beyond half range: single
       [100000.5, 'fa47c35040'],
