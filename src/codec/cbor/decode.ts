@@ -8,26 +8,26 @@
 // Iterative, with an explicit stack, so that 10,000 levels of nesting cannot overflow ours.
 
 import type { KeyOccurrence } from '../json-duplicates.ts';
-import {
-  CborDecodeError,
-  GO_INT64,
-  GO_MAP,
-  GO_STRING,
-  GO_TIME,
-  invalidUTF8,
-  TYPE_NAMES,
-  unacceptable,
-  unmarshalTypeError,
-} from './errors.ts';
-import { halfToNumber } from './float16.ts';
-import {
+import * as errorsModule from './errors.ts';
+import { CborDecodeError } from './errors.ts';
+import * as float16Module from './float16.ts';
+import type { Head } from './head.ts';
+import * as headModule from './head.ts';
+import * as time_tagsModule from './time-tags.ts';
+import * as utf8Module from './utf8.ts';
+import * as wellformedModule from './wellformed.ts';
+
+// Bound once: under the test loader, imported bindings are getters, and these are read per byte.
+const { GO_INT64, GO_MAP, GO_STRING, GO_TIME, invalidUTF8, TYPE_NAMES, unacceptable, unmarshalTypeError } =
+  errorsModule;
+const { halfToNumber } = float16Module;
+const {
   AI_2BYTE,
   AI_4BYTE,
   AI_8BYTE,
   AI_INDEFINITE,
   BREAK,
   exactArg,
-  type Head,
   MAJOR_ARRAY,
   MAJOR_BYTES,
   MAJOR_MAP,
@@ -47,10 +47,10 @@ import {
   TAG_EPOCH_TIME,
   TAG_RFC3339_TIME,
   TAG_SELF_DESCRIBED,
-} from './head.ts';
-import { epochFloatToRFC3339, epochToRFC3339, rfc3339TagToString } from './time-tags.ts';
-import { decodeLenientUtf8, decodeStrictUtf8, goQuote } from './utf8.ts';
-import { scanWellFormed } from './wellformed.ts';
+} = headModule;
+const { epochFloatToRFC3339, epochToRFC3339, rfc3339TagToString } = time_tagsModule;
+const { decodeLenientUtf8, decodeStrictUtf8, goQuote } = utf8Module;
+const { scanWellFormed } = wellformedModule;
 
 export interface CborDecodeOptions {
   /**
@@ -343,12 +343,12 @@ class Decoder {
 
   /** A byte string as a string: text-encoded under a tag 21-23, else its bytes as Go's JSON shows them. */
   bytesToString(bytes: Uint8Array): string {
+    if (this.encodings.length === 0) return decodeLenientUtf8(bytes);
     const tag = this.encodings[this.encodings.length - 1];
     const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (tag === TAG_BASE64URL_LATER) return b.toString('base64url');
     if (tag === TAG_BASE64_LATER) return b.toString('base64');
-    if (tag === TAG_BASE16_LATER) return b.toString('hex');
-    return decodeLenientUtf8(bytes);
+    return b.toString('hex');
   }
 
   timeTag(tag: number): Done {
@@ -437,7 +437,7 @@ class Decoder {
     }
     if (frame.kind === 'array') {
       if (this.atEnd(frame)) return this.close(frame);
-      return this.begin('any', `${frame.path}[${frame.out.length}]`);
+      return this.begin('any', this.containerNext() ? `${frame.path}[${frame.out.length}]` : '');
     }
     for (;;) {
       if (frame.closed || this.atEnd(frame)) return this.close(frame);
@@ -450,13 +450,21 @@ class Decoder {
       }
       frame.key = key ?? frame.lastKey;
       frame.lastKey = frame.key;
-      const path = frame.path === '' ? frame.key : `${frame.path}.${frame.key}`;
-      if (this.ordinalsOf.size > 0 && this.ordinalsOf.has(path) && !this.ordinals.has(path)) {
-        this.ordinals.set(path, this.ordinal);
+      // Paths cost a string per key: build them only for containers and asked-for keys.
+      let path = '';
+      if (this.ordinalsOf.size > 0 || this.containerNext()) {
+        path = frame.path === '' ? frame.key : `${frame.path}.${frame.key}`;
+        if (this.ordinalsOf.has(path) && !this.ordinals.has(path)) this.ordinals.set(path, this.ordinal);
       }
       frame.keyOrdinal = this.ordinal++;
       return this.begin('any', path);
     }
+  }
+
+  /** Whether the next item may hold keys (a container, or a tag that may wrap one). */
+  containerNext(): boolean {
+    const major = this.data[this.pos] >> 5;
+    return major === MAJOR_ARRAY || major === MAJOR_MAP || major === MAJOR_TAG;
   }
 
   /** Whether a container has no items left; consumes the break of an indefinite one. */

@@ -6,9 +6,14 @@
 // Objects follow JSON.stringify's rules for what is written, so a value encodes to the same data in
 // JSON and in CBOR. Iterative, so that depth costs memory and never our stack.
 
-import { CborEncodeError } from './errors.ts';
-import { exactHalf, fitsSingle } from './float16.ts';
-import {
+import * as errorsModule from './errors.ts';
+import * as float16Module from './float16.ts';
+import * as headModule from './head.ts';
+
+// Bound once: under the test loader, imported bindings are getters, and these are read per byte.
+const { CborEncodeError } = errorsModule;
+const { exactHalf, fitsSingle } = float16Module;
+const {
   MAJOR_ARRAY,
   MAJOR_BYTES,
   MAJOR_MAP,
@@ -19,7 +24,7 @@ import {
   SIMPLE_FALSE,
   SIMPLE_NULL,
   SIMPLE_TRUE,
-} from './head.ts';
+} = headModule;
 
 const TWO_63 = 2 ** 63;
 const MIN_INT64 = -(2n ** 63n);

@@ -7,6 +7,17 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Decodes valid UTF-8, or returns undefined. */
 export function decodeStrictUtf8(bytes: Uint8Array): string | undefined {
+  // Most keys and values are short ASCII, where a TextDecoder call costs more than the loop.
+  if (bytes.length <= 64) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
   try {
     return strict.decode(bytes);
   } catch {

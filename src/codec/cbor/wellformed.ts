@@ -3,9 +3,14 @@
 // reserved bits, NaN, bignum tags, depth, trailing bytes) win over the decode pass's errors
 // wherever they occur. The scan is iterative: a body nested 10,000 deep must not overflow our stack.
 
-import { CborDecodeError, syntaxError, TYPE_NAMES, unacceptable, unexpectedEOF } from './errors.ts';
-import { halfToNumber } from './float16.ts';
-import {
+import * as errorsModule from './errors.ts';
+import * as float16Module from './float16.ts';
+import * as headModule from './head.ts';
+
+// Bound once: under the test loader, imported bindings are getters, and these are read per byte.
+const { CborDecodeError, syntaxError, TYPE_NAMES, unacceptable, unexpectedEOF } = errorsModule;
+const { halfToNumber } = float16Module;
+const {
   AI_1BYTE,
   AI_2BYTE,
   AI_4BYTE,
@@ -23,7 +28,7 @@ import {
   MAX_INT64,
   TAG_NEGATIVE_BIGNUM,
   TAG_UNSIGNED_BIGNUM,
-} from './head.ts';
+} = headModule;
 
 /** Upstream's decode limits (apimachinery's CBOR decode mode). */
 export const MAX_NESTED_LEVELS = 10000;
