@@ -13,7 +13,7 @@ import { CborDecodeError } from './errors.ts';
 import * as float16Module from './float16.ts';
 import type { Head } from './head.ts';
 import * as headModule from './head.ts';
-import * as time_tagsModule from './time-tags.ts';
+import * as timeTagsModule from './time-tags.ts';
 import * as utf8Module from './utf8.ts';
 import * as wellformedModule from './wellformed.ts';
 
@@ -48,7 +48,7 @@ const {
   TAG_RFC3339_TIME,
   TAG_SELF_DESCRIBED,
 } = headModule;
-const { epochFloatToRFC3339, epochToRFC3339, rfc3339TagToString } = time_tagsModule;
+const { epochFloatToRFC3339, epochToRFC3339, rfc3339TagToString } = timeTagsModule;
 const { decodeLenientUtf8, decodeStrictUtf8, goQuote } = utf8Module;
 const { scanWellFormed } = wellformedModule;
 
