@@ -260,6 +260,8 @@ function zeroJson(elem: Elem): unknown {
   }
 }
 
+const SCALARS = new Set(['string', 'bytes', 'int', 'bool', 'double']);
+
 function isZeroScalar(v: unknown): boolean {
   return v === '' || v === 0 || v === false;
 }
@@ -321,7 +323,8 @@ function shape(plan: MessagePlan, seen: Seen): Json {
     }
     const done = finishValue(f.elem, v);
     if (done === undefined) continue;
-    if (!f.pointer && !f.keepZero && isZeroScalar(done)) continue;
+    // omitempty drops a zero scalar; IntOrString and Quantity are structs to Go and always show.
+    if (!f.pointer && !f.keepZero && SCALARS.has(f.elem.kind) && isZeroScalar(done)) continue;
     out[f.name] = done;
   }
   return out;
