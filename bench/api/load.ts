@@ -7,10 +7,20 @@ import type { Endpoint } from './target.ts';
 
 const WORKER = new URL('./worker.mjs', import.meta.url);
 
-export function runInWorker(endpoint: Endpoint, protocol: Protocol, job: Job): Promise<JobResult> {
+/** Runs a job in a worker; `onReady` hears a watch job's streams are open. */
+export function runInWorker(
+  endpoint: Endpoint,
+  protocol: Protocol,
+  job: Job,
+  onReady: () => void = () => {},
+): Promise<JobResult> {
   return new Promise((res, rej) => {
     const w = new Worker(WORKER, { workerData: { endpoint, protocol, job } });
-    w.once('message', (m: { result?: JobResult; error?: string }) => {
+    w.on('message', (m: { ready?: boolean; result?: JobResult; error?: string }) => {
+      if (m.ready === true) {
+        onReady();
+        return;
+      }
       void w.terminate();
       if (m.result !== undefined) res(m.result);
       else rej(new Error(m.error));

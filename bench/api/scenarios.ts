@@ -397,16 +397,24 @@ async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
         const c = apiClient(t.endpoint, ctx.protocol);
         await c.request('POST', cmPath(ns), configMap('ticker', SIZE));
         c.close();
-        const watching = shares(watchers, WORKERS).map((n) =>
-          runInWorker(t.endpoint, ctx.protocol, {
-            kind: 'watch',
-            namespace: ns,
-            name: 'ticker',
-            watchers: n,
-            durationMs: s.watchMs + 1000,
-          }),
+        const parts = shares(watchers, WORKERS);
+        let opening = parts.length;
+        let open: () => void = () => {};
+        const allOpen = new Promise<void>((r) => {
+          open = r;
+        });
+        const watching = parts.map((n) =>
+          runInWorker(
+            t.endpoint,
+            ctx.protocol,
+            { kind: 'watch', namespace: ns, name: 'ticker', watchers: n, durationMs: s.watchMs + 1000 },
+            () => {
+              if (--opening === 0) open();
+            },
+          ),
         );
-        // Give the watches a moment to open before the writer starts.
+        // The writer starts once every watch is open, and a moment later.
+        await allOpen;
         await new Promise((r) => setTimeout(r, ctx.quick ? 300 : 1000));
         const writer = runInWorker(t.endpoint, ctx.protocol, {
           kind: 'write',

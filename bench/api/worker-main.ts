@@ -7,7 +7,7 @@ import { type Job, runJob } from './jobs.ts';
 import type { Endpoint } from './target.ts';
 
 const { endpoint, protocol, job } = workerData as { endpoint: Endpoint; protocol: Protocol; job: Job };
-runJob(endpoint, protocol, job).then(
+runJob(endpoint, protocol, job, () => parentPort?.postMessage({ ready: true })).then(
   (result) => parentPort?.postMessage({ result }),
   (err: Error) => parentPort?.postMessage({ error: err.stack ?? err.message }),
 );

@@ -12,22 +12,7 @@ import { typeMetaPrefix, withTypeMetaJson } from '../../storage/encoded.ts';
 import type { ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
 import { chooseOutput, partialMetadata } from './output.ts';
-
-/** Resolves when the response can take more, or is gone. */
-function drained(res: {
-  once(event: string, f: () => void): unknown;
-  off(event: string, f: () => void): unknown;
-}): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
-}
+import { WatchWriter } from './watch-writer.ts';
 
 /**
  * One JSON line per (event type, object), shared by every watcher that receives the same object.
@@ -125,12 +110,12 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   // The newest revision the client has been told about: a closing bookmark may not pass it, or the
   // client would resume past events it never received.
   let reached = p.revision ?? 0;
+  const out = new WatchWriter(ctx.res);
   try {
     for await (const ev of watch) {
       if (ctx.res.writableEnded || ctx.res.destroyed) break;
-      // Backpressure: a client that reads slowly leaves events in the watch's bounded queue,
-      // where the watch cache notices and cuts it off, instead of in unbounded socket buffers.
-      if (!ctx.res.write(render(ev))) await drained(ctx.res);
+      out.push(render(ev));
+      await out.drained();
       if (ev.type !== 'ERROR') {
         const revision = ev.revision ?? Number(ev.object.metadata?.resourceVersion ?? 0);
         reached = Math.max(reached, revision);
@@ -138,9 +123,11 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
     }
     if (timedOut && p.allowBookmarks && reached > 0 && !ctx.res.writableEnded) {
       const bookmark = { kind: r.kind, apiVersion, metadata: { resourceVersion: String(reached) } };
-      ctx.res.write(`${JSON.stringify({ type: 'BOOKMARK', object: bookmark })}\n`);
+      out.push(`${JSON.stringify({ type: 'BOOKMARK', object: bookmark })}\n`);
     }
+    out.flush();
   } finally {
+    out.close();
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', stop);
     watch.stop();

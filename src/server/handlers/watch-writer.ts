@@ -1,0 +1,84 @@
+// Writes a watch stream's events to its response, gathering those that arrive close together into
+// one write. Every write to a TLS socket costs a system call and a record however small it is, and a
+// server with a thousand watchers of a busy collection makes a thousand writes per event: most of its
+// time went there. An idle stream writes an event at once; a busy one writes at most once per
+// interval, so an event waits at most that long, and a client reads fewer, larger pieces.
+
+/** The response side the writer needs (an http.ServerResponse or an HTTP/2 stream). */
+export interface EventSink {
+  write(chunk: string | Buffer): boolean;
+  once(event: 'drain' | 'close', f: () => void): unknown;
+  off(event: 'drain' | 'close', f: () => void): unknown;
+  readonly writableEnded: boolean;
+  readonly destroyed: boolean;
+}
+
+/** How long a busy stream gathers events before writing them. */
+export const WATCH_WRITE_INTERVAL_MS = 20;
+
+export class WatchWriter {
+  private pending: (string | Buffer)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private lastWrite = Number.NEGATIVE_INFINITY;
+  private full = false;
+
+  constructor(
+    private readonly out: EventSink,
+    private readonly intervalMs = WATCH_WRITE_INTERVAL_MS,
+  ) {}
+
+  /** Queues an event's bytes; they go out now if the stream has been quiet for an interval. */
+  push(chunk: string | Buffer): void {
+    this.pending.push(chunk);
+    if (this.timer !== undefined) return;
+    const wait = this.lastWrite + this.intervalMs - performance.now();
+    if (wait <= 0) this.flush();
+    else this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  /** Writes whatever is queued. */
+  flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.pending.length === 0 || this.out.writableEnded || this.out.destroyed) {
+      this.pending = [];
+      return;
+    }
+    const chunks = this.pending;
+    this.pending = [];
+    this.lastWrite = performance.now();
+    const chunk =
+      chunks.length === 1
+        ? chunks[0]
+        : Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+    if (!this.out.write(chunk)) this.full = true;
+  }
+
+  /**
+   * Resolves when the client has taken what was written (at once unless the socket is full): a
+   * client that reads slowly leaves events in the watch's bounded queue, where the watch cache
+   * notices and cuts it off, instead of in unbounded socket buffers.
+   */
+  drained(): Promise<void> {
+    if (!this.full) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.out.off('drain', done);
+        this.out.off('close', done);
+        this.full = false;
+        resolve();
+      };
+      this.out.once('drain', done);
+      this.out.once('close', done);
+    });
+  }
+
+  /** Stops the timer; call flush() first to send what is queued. */
+  close(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = [];
+  }
+}
