@@ -128,7 +128,18 @@ function http2(e: Endpoint): ApiClient {
   let session: ClientHttp2Session | undefined;
   const open = () => {
     if (session === undefined || session.closed || session.destroyed) {
-      session = connect(e.url, { ca: e.ca, cert: e.cert, key: e.key, rejectUnauthorized: !e.insecure });
+      // Flow-control windows as client-go's HTTP/2 transport sets them (4 MiB a stream, 1 GiB the
+      // connection): with Node's 64 KiB defaults, a thousand streams on one session wait on
+      // WINDOW_UPDATEs rather than on the server.
+      session = connect(e.url, {
+        ca: e.ca,
+        cert: e.cert,
+        key: e.key,
+        rejectUnauthorized: !e.insecure,
+        settings: { initialWindowSize: 4 << 20 },
+      });
+      const s = session;
+      s.once('connect', () => s.setLocalWindowSize(1 << 30));
       session.on('error', () => {});
       // Thousands of concurrent watch streams on one session.
       session.setMaxListeners(0);
