@@ -221,16 +221,17 @@ export class GenericStore {
       if (encoded === undefined) return { apiVersion, kind, metadata, items: res.items.map(stripTypeMeta) };
       // Bodies carry no TypeMeta already; the items are decoded only if someone reads them.
       let items: ApiObject[] | undefined;
-      return {
+      const list: ListObject = {
         apiVersion,
         kind,
         metadata,
-        encoded,
         get items() {
           items ??= res.items.map(stripTypeMeta);
           return items;
         },
       };
+      // Not enumerable: encoders that write the list itself (YAML, pretty JSON) must not see it.
+      return Object.defineProperty(list, 'encoded', { value: encoded, enumerable: false });
     } catch (err) {
       throw fromStorageError(err, this.groupResource, '');
     }

@@ -4,6 +4,12 @@
 // graph. The JSON is the object's *body*: the object without its TypeMeta (kind and apiVersion),
 // which is exactly how a list item is written on the wire; a single object or a watch event puts
 // kind and apiVersion back in front.
+//
+// A body is a JS string, not a Buffer: V8 keeps ASCII text at one byte a character inside its own
+// heap, which it compacts, while a small Buffer is a slice of a shared 8 KiB slab that stays alive
+// as long as any slice of it does, so long-lived bodies cut between short-lived allocations pinned
+// whole slabs (measured: 7.8 KB resident per 1.4 KB object on etcd, where gRPC allocates from the
+// same pool).
 
 import type { ApiObject } from '../machinery/object.ts';
 
@@ -15,36 +21,46 @@ export interface TypeMeta {
 
 /** An object at rest in memory: its body and TypeMeta, and its resourceVersion as a number. */
 export interface EncodedItem {
-  readonly body: Buffer;
+  /** The JSON text of the object without kind and apiVersion. */
+  readonly body: string;
+  /** The body's length in UTF-8 bytes (equal to its length in characters when it is ASCII). */
+  readonly bytes: number;
   readonly typeMeta: TypeMeta;
   readonly revision: number;
 }
 
 /** Splits an object into its TypeMeta and the JSON of everything else. */
-export function encodeBody(obj: ApiObject): { body: Buffer; typeMeta: TypeMeta } {
+export function encodeBody(obj: ApiObject): { body: string; bytes: number; typeMeta: TypeMeta } {
   const { kind, apiVersion, ...rest } = obj;
   const typeMeta: TypeMeta = {};
   if (typeof kind === 'string') typeMeta.kind = kind;
   if (typeof apiVersion === 'string') typeMeta.apiVersion = apiVersion;
-  return { body: Buffer.from(JSON.stringify(rest)), typeMeta };
+  const body = JSON.stringify(rest);
+  return { body, bytes: Buffer.byteLength(body), typeMeta };
 }
 
 /** The object back from its body: a fresh, private copy. */
-export function decodeBody(body: Buffer, typeMeta: TypeMeta): ApiObject {
-  const rest = JSON.parse(body.toString('utf8')) as ApiObject;
+export function decodeBody(body: string, typeMeta: TypeMeta): ApiObject {
+  const rest = JSON.parse(body) as ApiObject;
   if (typeMeta.kind === undefined && typeMeta.apiVersion === undefined) return rest;
   return { ...typeMeta, ...rest };
 }
 
 /**
  * The JSON of `{...typeMeta, ...body}` with the TypeMeta first, in upstream's field order, made
- * from the body's bytes without decoding it. `prefix` is `{"kind":...,"apiVersion":...` (no
+ * from the body's text without decoding it. `prefix` is `{"kind":...,"apiVersion":...` (no
  * closing brace), as `typeMetaPrefix` makes it.
  */
-export function withTypeMetaJson(prefix: string, body: Buffer): Buffer {
+export function withTypeMetaJson(prefix: string, body: string): Buffer {
   // An empty body `{}` takes no separating comma.
   if (body.length === 2) return Buffer.from(`${prefix}}`);
-  return Buffer.concat([Buffer.from(`${prefix},`), body.subarray(1)]);
+  return Buffer.from(`${prefix},${body.slice(1)}`);
+}
+
+/** Copies a body into `target` at `offset` as UTF-8; answers the bytes written. */
+export function writeBody(item: EncodedItem, target: Buffer, offset: number): number {
+  // ASCII (nearly every object) copies byte for byte; anything else is encoded.
+  return target.write(item.body, offset, item.bytes, item.bytes === item.body.length ? 'latin1' : 'utf8');
 }
 
 /** `{"kind":"K","apiVersion":"V"` for withTypeMetaJson. */
@@ -69,12 +85,14 @@ function deepFreeze<T>(value: T): T {
 export class EncodedObject implements EncodedItem {
   private decoded: ApiObject | undefined;
   private forms: Map<string, Buffer> | undefined;
-  readonly body: Buffer;
+  readonly body: string;
+  readonly bytes: number;
   readonly typeMeta: TypeMeta;
   readonly revision: number;
 
   constructor(item: EncodedItem) {
     this.body = item.body;
+    this.bytes = item.bytes;
     this.typeMeta = item.typeMeta;
     this.revision = item.revision;
   }
@@ -85,7 +103,7 @@ export class EncodedObject implements EncodedItem {
   }
 
   /** An encoding derived from the body, made on first request and shared after. */
-  derived(id: string, make: (body: Buffer) => Buffer): Buffer {
+  derived(id: string, make: (body: string) => Buffer): Buffer {
     this.forms ??= new Map();
     let form = this.forms.get(id);
     if (form === undefined) {

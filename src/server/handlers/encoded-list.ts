@@ -1,18 +1,18 @@
-// A JSON list written from the watch cache's bytes: the list's head, then each item's JSON body as
-// the cache holds it, comma-separated, in pieces of about a megabyte, waiting for the socket between
-// pieces. Nothing is decoded or encoded per item, and memory for the response stays at one piece
-// however long the list. The bytes are those JSON.stringify would give for the same list.
+// A JSON list written from the watch cache's text: the list's head, then each item's JSON body as
+// the cache holds it, comma-separated, copied into pieces of about a megabyte, waiting for the
+// socket between pieces. Nothing is decoded or encoded per item, and memory for the response stays
+// at one piece however long the list. The bytes are those JSON.stringify gives for the same list.
 
 import type { Writable } from 'node:stream';
 import type { ListObject } from '../../registry/generic-store.ts';
-import type { EncodedItem } from '../../storage/encoded.ts';
+import { type EncodedItem, writeBody } from '../../storage/encoded.ts';
 import type { RequestContext } from '../context.ts';
 import { acceptsGzip, gzipStream, sendWarnings } from '../respond.ts';
 
 /** Bytes gathered before a write: large enough that per-write costs vanish, small enough to stream. */
 const PIECE_BYTES = 1 << 20;
 
-const COMMA = Buffer.from(',');
+const COMMA = 0x2c;
 
 /** Resolves when `out` can take more, or is gone. */
 function drained(out: Writable): Promise<void> {
@@ -40,7 +40,7 @@ export async function writeEncodedList(
   const head = Buffer.from(`${JSON.stringify({ apiVersion, kind, metadata }).slice(0, -1)},"items":[`);
   const tail = Buffer.from(']}\n');
   let length = head.length + tail.length + Math.max(0, items.length - 1);
-  for (const item of items) length += item.body.length;
+  for (const item of items) length += item.bytes;
   const headers: Record<string, string | number> = {
     'content-type': 'application/json',
     'cache-control': 'no-cache, private',
@@ -61,30 +61,29 @@ export async function writeEncodedList(
   const out: Writable = zipped ? gzipStream() : ctx.res;
   if (zipped) (out as ReturnType<typeof gzipStream>).pipe(ctx.res);
   const gone = () => ctx.res.destroyed || out.destroyed;
-  let pieces: Buffer[] = [head];
-  let size = head.length;
-  const flush = async () => {
-    const chunk = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, size);
-    pieces = [];
-    size = 0;
+  // Items are copied into pieces of about PIECE_BYTES (a larger item gets a piece of its own size).
+  let piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, head.length));
+  let used = head.copy(piece, 0);
+  const send = async () => {
+    const chunk = piece.subarray(0, used);
+    piece = Buffer.allocUnsafe(PIECE_BYTES);
+    used = 0;
     if (!out.write(chunk)) await drained(out);
   };
   for (let i = 0; i < items.length; i++) {
-    if (i > 0) {
-      pieces.push(COMMA);
-      size++;
-    }
-    const body = items[i].body;
-    pieces.push(body);
-    size += body.length;
-    if (size >= PIECE_BYTES) {
-      await flush();
+    const item = items[i];
+    const need = item.bytes + 1;
+    if (used + need > piece.length) {
+      if (used > 0) await send();
       if (gone()) return;
+      if (need > piece.length) piece = Buffer.allocUnsafe(need);
     }
+    if (i > 0) piece[used++] = COMMA;
+    used += writeBody(item, piece, used);
   }
-  pieces.push(tail);
-  size += tail.length;
-  await flush();
+  if (used + tail.length > piece.length) await send();
+  used += tail.copy(piece, used);
+  await send();
   if (!gone()) out.end();
 }
 

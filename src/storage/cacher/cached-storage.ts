@@ -116,14 +116,15 @@ function encodedEvent(type: WatchEvent['type'], encoded: EncodedObject, revision
 /** A list whose items are decoded on first access; `encoded` serves writers of JSON. */
 function encodedList(entries: Entry[], revision: Revision): ListResult {
   let items: ApiObject[] | undefined;
-  return {
+  const list: ListResult = {
     revision,
-    encoded: entries,
     get items() {
       items ??= entries.map((e) => decodeBody(e.body, e.typeMeta));
       return items;
     },
   };
+  // Not enumerable, so that nothing that copies or prints a result drags the bodies along.
+  return Object.defineProperty(list, 'encoded', { value: entries, enumerable: false });
 }
 
 export class CachedStorage implements Storage {
@@ -205,7 +206,7 @@ export class CachedStorage implements Storage {
   private readonly typeMetas = new Map<string, TypeMeta>();
 
   private entryOf(obj: ApiObject): Entry {
-    const { body, typeMeta } = encodeBody(obj);
+    const { body, bytes, typeMeta } = encodeBody(obj);
     const id = `${typeMeta.kind ?? ''} ${typeMeta.apiVersion ?? ''}`;
     let shared = this.typeMetas.get(id);
     if (shared === undefined) {
@@ -219,6 +220,7 @@ export class CachedStorage implements Storage {
     if (meta.labels !== undefined) viewMeta.labels = Object.freeze({ ...meta.labels });
     return {
       body,
+      bytes,
       typeMeta: shared,
       revision: Number(meta.resourceVersion ?? 0),
       view: Object.freeze({ metadata: Object.freeze(viewMeta) }),
