@@ -1,5 +1,6 @@
-// Body encodings for requests and responses: JSON (the default) and YAML. YAML output sorts keys,
-// as upstream's JSON-to-YAML conversion does, so `-o yaml` style output matches byte for byte.
+// Body encodings for requests and responses: JSON (the default) and YAML, which are text, and the
+// binary ones (protobuf, CBOR; see binary-serializers.ts), which read and write Buffers. YAML output
+// sorts keys, as upstream's JSON-to-YAML conversion does, so `-o yaml` style output matches byte for byte.
 
 import { createRequire } from 'node:module';
 import { type KeyOccurrence, scanDuplicateKeys } from './json-duplicates.ts';
@@ -17,9 +18,17 @@ function yaml(): typeof import('yaml') {
  * Repeated keys a body held, in the form each format's upstream decoder reports them: JSON repeats
  * by field path (interleaved with unknown fields by document position), YAML repeats by line.
  */
-export type DuplicateKeys = { format: 'json'; keys: KeyOccurrence[] } | { format: 'yaml'; lines: string[] };
+export type DuplicateKeys =
+  | {
+      format: 'json';
+      keys: KeyOccurrence[];
+      /** Where the first key at each of `paths` sits among all keys (orders unknown fields among repeats). */
+      ordinalsOf(paths: ReadonlySet<string>): Map<string, number>;
+    }
+  | { format: 'yaml'; lines: string[] };
 
-export interface Serializer {
+export interface TextSerializer {
+  binary: false;
   /** The media type this serializer answers with. */
   mediaType: string;
   encode(value: unknown, pretty: boolean): string;
@@ -29,11 +38,29 @@ export interface Serializer {
   decodeChecked(body: string): { value: unknown; duplicates: DuplicateKeys };
 }
 
+/** A binary body encoding. Decoding failures throw DecodeError (or the codec's own error class). */
+export interface BinarySerializer {
+  binary: true;
+  mediaType: string;
+  /** Whether it encodes any JSON value (CBOR), or only objects with a declared message (protobuf). */
+  schemaless: boolean;
+  /** The Content-Type of a watch stream in this encoding. */
+  streamMediaType: string;
+  encode(value: unknown): Buffer;
+  /** Parses a body, reporting repeated keys where the encoding can hold them. */
+  decodeChecked(body: Buffer): { value: unknown; duplicates: DuplicateKeys };
+  /** Encodes one watch event from its object, encoded once with `encode`. */
+  watchEvent(type: string, objectBody: Buffer): Buffer;
+}
+
+export type Serializer = TextSerializer | BinarySerializer;
+
 export class DecodeError extends Error {
   override name = 'DecodeError';
 }
 
-export const JSON_SERIALIZER: Serializer = {
+export const JSON_SERIALIZER: TextSerializer = {
+  binary: false,
   mediaType: 'application/json',
   encode: (value, pretty) => (pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`),
   decode(body) {
@@ -45,7 +72,14 @@ export const JSON_SERIALIZER: Serializer = {
   },
   decodeChecked(body) {
     const value = this.decode(body);
-    return { value, duplicates: { format: 'json', keys: scanDuplicateKeys(body).duplicates } };
+    return {
+      value,
+      duplicates: {
+        format: 'json',
+        keys: scanDuplicateKeys(body).duplicates,
+        ordinalsOf: (paths) => scanDuplicateKeys(body, paths).ordinals,
+      },
+    };
   },
 };
 
@@ -89,7 +123,8 @@ function yamlDuplicateLines(body: string): string[] {
   return found.sort((a, b) => a.offset - b.offset).map((f) => f.text);
 }
 
-export const YAML_SERIALIZER: Serializer = {
+export const YAML_SERIALIZER: TextSerializer = {
+  binary: false,
   mediaType: 'application/yaml',
   encode: (value) => yaml().stringify(sortKeys(value), { lineWidth: 0 }),
   decode(body) {
@@ -106,13 +141,5 @@ export const YAML_SERIALIZER: Serializer = {
   },
 };
 
-const BY_MEDIA_TYPE = new Map<string, Serializer>([
-  ['application/json', JSON_SERIALIZER],
-  ['application/yaml', YAML_SERIALIZER],
-]);
-
-export function serializerFor(mediaType: string): Serializer | undefined {
-  return BY_MEDIA_TYPE.get(mediaType);
-}
-
-export const SERVED_MEDIA_TYPES = [...BY_MEDIA_TYPE.keys()];
+/** The text encodings every endpoint serves, in upstream's order (the first is the default). */
+export const TEXT_SERIALIZERS: readonly TextSerializer[] = [JSON_SERIALIZER, YAML_SERIALIZER];

@@ -3,6 +3,7 @@
 
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UserInfo } from '../auth/authn/types.ts';
+import type { CodecSet } from '../codec/negotiation.ts';
 import type { RequestInfo } from './request-info.ts';
 
 export interface RequestContext {
@@ -20,6 +21,8 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Gzip response bodies above this many bytes for clients that accept it (APIResponseCompression). */
   gzipAboveBytes?: number;
+  /** The encodings an error body may take (those of the endpoint); JSON alone when absent. */
+  codecs?: CodecSet;
 }
 
 /** One step of the chain: do something, then call `next` to continue (or answer and stop). */

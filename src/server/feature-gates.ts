@@ -3,6 +3,8 @@
 export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
   AllowUnsafeMalformedObjectDeletion: false,
   APIResponseCompression: true,
+  // Alpha: CBOR request and response bodies (application/cbor, cbor-seq watches, apply-patch+cbor).
+  CBORServingAndStorage: false,
   ListFromCacheSnapshot: true,
   WatchList: true,
 };

@@ -2,7 +2,7 @@
 // a Status from the machinery catalogue; nothing else writes an error body.
 
 import { createRequire } from 'node:module';
-import { NotAcceptableError, UnsupportedMediaTypeError } from '../codec/negotiation.ts';
+import { NotAcceptableError, negotiateOutput, UnsupportedMediaTypeError } from '../codec/negotiation.ts';
 import type { Serializer } from '../codec/serializers.ts';
 import { notAcceptable, statusOf, unsupportedMediaType } from '../machinery/status.ts';
 import type { RequestContext } from './context.ts';
@@ -18,7 +18,7 @@ function zlib(): typeof import('node:zlib') {
 /** Upstream compresses at gzip's fastest level: a list is sent once, and CPU is the scarcer resource. */
 const GZIP_LEVEL = 1;
 
-function gzip(body: string, done: (err: Error | null, out: Buffer) => void): void {
+function gzip(body: string | Buffer, done: (err: Error | null, out: Buffer) => void): void {
   zlib().gzip(body, { level: GZIP_LEVEL }, done);
 }
 
@@ -39,7 +39,7 @@ export function acceptsGzip(ctx: RequestContext): boolean {
 }
 
 /** Sends an object body, gzipped (off the event loop) when it is large and the client accepts it. */
-function sendBody(ctx: RequestContext, status: number, contentType: string, body: string): void {
+function sendBody(ctx: RequestContext, status: number, contentType: string, body: string | Buffer): void {
   const headers = { 'content-type': contentType, 'cache-control': 'no-cache, private' };
   if (ctx.method === 'HEAD') {
     ctx.res.writeHead(status, headers);
@@ -110,6 +110,10 @@ export function writeEncoded(
 ): void {
   if (ctx.res.headersSent) return;
   sendWarnings(ctx);
+  if (serializer.binary) {
+    sendBody(ctx, status, serializer.mediaType, serializer.encode(value));
+    return;
+  }
   const pretty = ctx.query.get('pretty');
   const body = serializer.encode(value, pretty === 'true' || pretty === '1');
   sendBody(ctx, status, serializer.mediaType, body);
@@ -130,5 +134,23 @@ export function writeError(ctx: RequestContext, err: unknown): void {
   }
   const retry = status.details?.retryAfterSeconds;
   if (retry !== undefined && retry > 0) ctx.res.setHeader('retry-after', String(retry));
+  // As upstream, a Status goes out in the encoding the client asked for where the endpoint serves
+  // it (a protobuf client gets a protobuf Status), and in JSON when Accept names nothing served.
+  if (ctx.codecs !== undefined) {
+    let serializer: Serializer | undefined;
+    try {
+      serializer = negotiateOutput(ctx.req.headers.accept, {
+        metaGroups: [],
+        tables: false,
+        codecs: ctx.codecs,
+      }).serializer;
+    } catch {
+      serializer = undefined;
+    }
+    if (serializer?.binary === true) {
+      writeEncoded(ctx, status.code, status, serializer);
+      return;
+    }
+  }
   writeJson(ctx, status.code, status);
 }

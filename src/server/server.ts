@@ -21,6 +21,7 @@ import { namespaceFinalizer } from '../naming/finalizers.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import { CachedStorage } from '../storage/cacher/index.ts';
 import type { Storage } from '../storage/interface.ts';
+import { serverCodecs } from './codecs.ts';
 import { compose, type RequestContext } from './context.ts';
 import { featureGates } from './feature-gates.ts';
 import { buildFilterChain } from './filters/index.ts';
@@ -112,12 +113,14 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     namespaceLifecycle({ get: (name) => served.namespace(name) }, systemNamespaces),
   ]);
   const metaGroups = [groupName(profile, 'meta'), UPSTREAM_ALIASES.metaGroup];
+  const gate = featureGates(options.featureGates);
   const env = {
     profile,
     metaGroups,
     served,
+    codecs: serverCodecs(profile, served, gate('CBORServingAndStorage')),
     admission,
-    gate: featureGates(options.featureGates),
+    gate,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
   };
 

@@ -1,6 +1,7 @@
 // Reading and decoding a request body: the size limit, the Content-Type's decoder, the kind and
 // version check against the endpoint, and the schema's unknown-field handling per fieldValidation.
 
+import { ProtobufDecodeError } from '../../codec/binary-serializers.ts';
 import { negotiateInput } from '../../codec/negotiation.ts';
 import { DecodeError, type DuplicateKeys } from '../../codec/serializers.ts';
 import type { ApiObject } from '../../machinery/object.ts';
@@ -9,6 +10,7 @@ import { groupVersionOf } from '../../registry/resource.ts';
 import type { KindSchema } from '../../schema/types.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource } from '../served-resources.ts';
+import { codecsOf, type HandlerEnv } from './env.ts';
 import { fieldValidationOf, strictFindings } from './field-validation.ts';
 
 /** Upstream's limit for a request body: 3 MiB. */
@@ -40,30 +42,50 @@ const hasDuplicates = (d: DuplicateKeys) => (d.format === 'json' ? d.keys.length
  * The object of a create or update body: decoded, its apiVersion and kind defaulted from the
  * endpoint or checked against it, unknown fields dropped (reported or refused per fieldValidation).
  */
-export async function decodeObject(ctx: RequestContext, served: ServedResource): Promise<ApiObject> {
-  return decodeAs(ctx, served.kind.resource, served.kind.schema);
+export async function decodeObject(
+  ctx: RequestContext,
+  env: HandlerEnv,
+  served: ServedResource,
+): Promise<ApiObject> {
+  return decodeAs(ctx, env, served, served.kind.resource, served.kind.schema);
 }
 
 /** As decodeObject, for a body of any kind: a sub-resource's view (autoscaling/v1 Scale). */
 export async function decodeAs(
   ctx: RequestContext,
+  env: HandlerEnv,
+  served: ServedResource,
   r: { group: string; version: string; kind: string },
   schema: KindSchema,
 ): Promise<ApiObject> {
   const validation = fieldValidationOf(ctx);
-  const serializer = negotiateInput(ctx.req.headers['content-type']);
-  const text = (await readBody(ctx)).toString('utf8');
-  const unrecognized = (why: string) =>
-    badRequest(`the object provided is unrecognized (must be of type ${r.kind}): ${why} (${snippet(text)})`);
+  const serializer = negotiateInput(ctx.req.headers['content-type'], codecsOf(env, { served }));
+  const raw = await readBody(ctx);
   let value: unknown;
   let duplicates: DuplicateKeys | undefined;
-  try {
-    // Ignore needs no account of repeated keys, so it skips the scan.
-    if (validation === 'Ignore') value = serializer.decode(text);
-    else ({ value, duplicates } = serializer.decodeChecked(text));
-  } catch (err) {
-    if (err instanceof DecodeError) throw unrecognized(`couldn't get version/kind; ${err.message}`);
-    throw err;
+  // A text body is quoted after the reason, as upstream quotes it; binary bytes are not.
+  const quoted = serializer.binary ? '' : ` (${snippet(raw.toString('utf8'))})`;
+  const unrecognized = (why: string) =>
+    badRequest(`the object provided is unrecognized (must be of type ${r.kind}): ${why}${quoted}`);
+  if (serializer.binary) {
+    try {
+      ({ value, duplicates } = serializer.decodeChecked(raw));
+    } catch (err) {
+      // Upstream reports a binary body it cannot read as the decoder words it.
+      if (err instanceof ProtobufDecodeError || err instanceof DecodeError) throw badRequest(err.message);
+      throw err;
+    }
+    if (validation === 'Ignore') duplicates = undefined;
+  } else {
+    const text = raw.toString('utf8');
+    try {
+      // Ignore needs no account of repeated keys, so it skips the scan.
+      if (validation === 'Ignore') value = serializer.decode(text);
+      else ({ value, duplicates } = serializer.decodeChecked(text));
+    } catch (err) {
+      if (err instanceof DecodeError) throw unrecognized(`couldn't get version/kind; ${err.message}`);
+      throw err;
+    }
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw unrecognized(`couldn't get version/kind; json parse error: expected an object`);
@@ -93,7 +115,7 @@ export async function decodeAs(
     );
   }
   if (duplicates !== undefined && (unknownFields.length > 0 || hasDuplicates(duplicates))) {
-    const found = strictFindings(duplicates, unknownFields, text);
+    const found = strictFindings(duplicates, unknownFields);
     if (validation === 'Strict') {
       throw badRequest(
         `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: strict decoding error: ${found.errors.join(', ')}`,

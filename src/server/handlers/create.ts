@@ -10,11 +10,11 @@ export const createHandler: ResourceHandler = async (ctx, env, t) => {
   if (t.name !== '' || t.subresource !== '') {
     throw methodNotSupported(t.served.store.groupResource, 'create');
   }
-  const choice = chooseOutput(ctx, env, false);
+  const choice = chooseOutput(ctx, env, t, false);
   const dryRun = dryRunOf(ctx, env, 'CreateOptions');
   const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'CreateOptions').fieldManager);
   const fields = t.served.fields(t.subresource);
-  const obj = await decodeObject(ctx, t.served);
+  const obj = await decodeObject(ctx, env, t.served);
   const created = await t.served.store.create(t.namespace, obj, {
     dryRun,
     track: (live, next) => fields.update(live, next, manager),

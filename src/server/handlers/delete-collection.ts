@@ -11,7 +11,7 @@ export const deleteCollectionHandler: ResourceHandler = async (ctx, env, t) => {
   if (!t.served.kind.resource.verbs.includes('deletecollection')) {
     throw methodNotSupported(t.served.store.groupResource, 'deletecollection');
   }
-  const choice = chooseOutput(ctx, env, false);
+  const choice = chooseOutput(ctx, env, t, false);
   const { dryRun, propagationPolicy } = await deleteOptionsOf(ctx, env);
   const p = listParamsOf(ctx, env);
   const list = await t.served.store.deleteCollection(t.namespace, {

@@ -109,7 +109,7 @@ export async function deleteOptionsOf(ctx: RequestContext, env: HandlerEnv): Pro
 }
 
 export const deleteHandler: ResourceHandler = async (ctx, env, t) => {
-  const choice = chooseOutput(ctx, env, false);
+  const choice = chooseOutput(ctx, env, t, false);
   const { dryRun, preconditions, propagationPolicy, ignoreStoreReadError } = await deleteOptionsOf(ctx, env);
   const out = await t.served.store.delete(t.namespace, t.name, {
     dryRun,

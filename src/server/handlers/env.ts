@@ -3,8 +3,10 @@
 
 import type { AdmissionChain } from '../../admission/chain.ts';
 import type { AdmissionAttributes, Operation } from '../../admission/types.ts';
+import type { CodecSet } from '../../codec/negotiation.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import type { NamingProfile } from '../../naming/profile.ts';
+import type { ServerCodecs } from '../codecs.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource, ServedResources } from '../served-resources.ts';
 
@@ -13,6 +15,8 @@ export interface HandlerEnv {
   /** Groups a client may name the meta API by in Accept (`g=`): the profile's and upstream's. */
   metaGroups: readonly string[];
   served: ServedResources;
+  /** The encodings served, built once per server. */
+  codecs: ServerCodecs;
   admission: AdmissionChain;
   /** Whether a feature gate is on (`--feature-gates`, else the gate's default). */
   gate(name: string): boolean;
@@ -25,6 +29,14 @@ export interface Target {
   namespace: string;
   name: string;
   subresource: string;
+}
+
+/**
+ * The encodings of a resource's endpoints. Every kind served today is built in and has protobuf
+ * messages; custom resources and aggregated types would take `codecs.withoutProtobuf`.
+ */
+export function codecsOf(env: HandlerEnv, _t: Pick<Target, 'served'>): CodecSet {
+  return env.codecs.builtin;
 }
 
 export type ResourceHandler = (ctx: RequestContext, env: HandlerEnv, t: Target) => Promise<void>;

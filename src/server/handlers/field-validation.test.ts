@@ -46,7 +46,7 @@ const UNKNOWN = [
 describe('strictFindings', () => {
   it('interleaves JSON repeats and unknown fields in document order, a repeated unknown field once', () => {
     const { duplicates } = JSON_SERIALIZER.decodeChecked(JSON_BODY);
-    const found = strictFindings(duplicates, UNKNOWN, JSON_BODY);
+    const found = strictFindings(duplicates, UNKNOWN);
     assert.deepEqual(found.warnings, [
       'duplicate field "metadata.name"',
       'unknown field "metadata.unknownMeta"',
@@ -67,7 +67,7 @@ describe('strictFindings', () => {
   it('reports YAML repeats by line, then unknown fields in key-sorted order, folding repeats for Strict', () => {
     const { value, duplicates } = YAML_SERIALIZER.decodeChecked(YAML_BODY);
     assert.equal((value as { spec: { paused: boolean } }).spec.paused, false);
-    const found = strictFindings(duplicates, UNKNOWN, YAML_BODY);
+    const found = strictFindings(duplicates, UNKNOWN);
     const lines = [
       'line 5: key "name" already set in map',
       'line 10: key "unknownDupe" already set in map',
@@ -87,7 +87,7 @@ describe('strictFindings', () => {
   it('says the same thing once however often a key repeats', () => {
     const body = '{"a":1,"a":2,"a":3}';
     const { duplicates } = JSON_SERIALIZER.decodeChecked(body);
-    assert.deepEqual(strictFindings(duplicates, [], body).warnings, ['duplicate field "a"']);
+    assert.deepEqual(strictFindings(duplicates, []).warnings, ['duplicate field "a"']);
   });
 });
 

@@ -2,7 +2,6 @@
 // (duplicate keys), reported the way upstream's strict decoder reports them. Ignore says nothing,
 // Warn (the default) sends one Warning per finding, Strict refuses the request listing them all.
 
-import { scanDuplicateKeys } from '../../codec/json-duplicates.ts';
 import type { DuplicateKeys } from '../../codec/serializers.ts';
 import { badRequest } from '../../machinery/status.ts';
 import type { RequestContext } from '../context.ts';
@@ -49,11 +48,7 @@ export function compareSortedWalk(a: string, b: string): number {
 }
 
 /** Combines a body's repeated keys with the unknown fields its kind's schema found. */
-export function strictFindings(
-  duplicates: DuplicateKeys,
-  unknownFields: string[],
-  body: string,
-): StrictFindings {
+export function strictFindings(duplicates: DuplicateKeys, unknownFields: string[]): StrictFindings {
   const unknown = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
   if (duplicates.format === 'yaml') {
     const sorted = [...unknownFields]
@@ -76,7 +71,7 @@ export function strictFindings(
   }
   const firstSeen = new Map<string, number>();
   for (const d of duplicates.keys) if (!firstSeen.has(d.path)) firstSeen.set(d.path, d.ordinal);
-  const { ordinals } = scanDuplicateKeys(body, new Set(unknownFields));
+  const ordinals = duplicates.ordinalsOf(new Set(unknownFields));
   const entries = [
     ...repeated.map((p) => ({
       at: firstSeen.get(p) ?? Number.MAX_SAFE_INTEGER,

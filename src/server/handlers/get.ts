@@ -15,7 +15,7 @@ function readAtOf(ctx: RequestContext): ReadAt | undefined {
 }
 
 export const getHandler: ResourceHandler = async (ctx, env, t) => {
-  const choice = chooseOutput(ctx, env, t.subresource === '');
+  const choice = chooseOutput(ctx, env, t, t.subresource === '');
   const obj = await t.served.store.get(t.namespace, t.name, readAtOf(ctx));
   respondObject(ctx, t, 200, obj, choice);
 };

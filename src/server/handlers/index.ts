@@ -6,7 +6,7 @@ import type { RequestContext } from '../context.ts';
 import { createHandler } from './create.ts';
 import { deleteHandler } from './delete.ts';
 import { deleteCollectionHandler } from './delete-collection.ts';
-import type { HandlerEnv, ResourceHandler, Target } from './env.ts';
+import { codecsOf, type HandlerEnv, type ResourceHandler, type Target } from './env.ts';
 import { getHandler } from './get.ts';
 import { listHandler } from './list.ts';
 import { patchHandler } from './patch.ts';
@@ -29,6 +29,8 @@ const BY_VERB: Record<string, ResourceHandler> = {
 
 /** Runs the handler of the request's verb, or answers 405 for a verb the resource does not serve. */
 export async function handleResource(ctx: RequestContext, env: HandlerEnv, t: Target): Promise<void> {
+  // Errors from here on are written in the encoding the client asked for, where the endpoint has it.
+  ctx.codecs = codecsOf(env, t);
   const view = t.subresource === '' ? undefined : t.served.kind.views?.[t.subresource];
   if (view !== undefined) return handleView(ctx, env, t, view);
   const verb = ctx.info.verb;

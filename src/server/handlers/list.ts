@@ -5,7 +5,7 @@ import { listParamsOf } from './options.ts';
 import { chooseOutput, respondList } from './output.ts';
 
 export const listHandler: ResourceHandler = async (ctx, env, t) => {
-  const choice = chooseOutput(ctx, env, true, true);
+  const choice = chooseOutput(ctx, env, t, true, true);
   const p = listParamsOf(ctx, env);
   const list = await t.served.store.list(t.namespace, {
     labelSelector: p.labelSelector,

@@ -1,5 +1,5 @@
 // Answering with objects and lists in the representation the client asked for: the object itself
-// (JSON or YAML), a Table of it with the kind's columns, or its metadata alone
+// (JSON, YAML, protobuf or CBOR), a Table of it with the kind's columns, or its metadata alone
 // (PartialObjectMetadata, what metadata-only informers such as the garbage collector's ask for).
 
 import { negotiateOutput, type OutputChoice } from '../../codec/negotiation.ts';
@@ -10,15 +10,21 @@ import type { ListObject } from '../../registry/generic-store.ts';
 import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
 import { canWriteEncoded, writeEncodedList } from './encoded-list.ts';
-import type { HandlerEnv, Target } from './env.ts';
+import { codecsOf, type HandlerEnv, type Target } from './env.ts';
 
 export function chooseOutput(
   ctx: RequestContext,
   env: HandlerEnv,
+  t: Target,
   tables: boolean,
   list = false,
 ): OutputChoice {
-  return negotiateOutput(ctx.req.headers.accept, { metaGroups: env.metaGroups, tables, list });
+  return negotiateOutput(ctx.req.headers.accept, {
+    metaGroups: env.metaGroups,
+    tables,
+    list,
+    codecs: codecsOf(env, t),
+  });
 }
 
 /** An object reduced to its metadata, as upstream's PartialObjectMetadata. */

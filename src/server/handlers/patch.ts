@@ -66,7 +66,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
   }
   const type = parseMediaType(String(ctx.req.headers['content-type'] ?? ''))?.essence;
   if (type === undefined || !PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
-  const choice = chooseOutput(ctx, env, false);
+  const choice = chooseOutput(ctx, env, t, false);
   const dryRun = dryRunOf(ctx, env, 'PatchOptions');
   const validation = fieldValidationOf(ctx);
   const text = (await readBody(ctx)).toString('utf8');

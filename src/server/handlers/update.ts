@@ -11,11 +11,11 @@ export const updateHandler: ResourceHandler = async (ctx, env, t) => {
   if (t.subresource !== '' && !subresources[t.subresource]?.includes('update')) {
     throw methodNotSupported(t.served.store.groupResource, 'update');
   }
-  const choice = chooseOutput(ctx, env, false);
+  const choice = chooseOutput(ctx, env, t, false);
   const dryRun = dryRunOf(ctx, env, 'UpdateOptions');
   const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'UpdateOptions').fieldManager);
   const fields = t.served.fields(t.subresource);
-  const obj = await decodeObject(ctx, t.served);
+  const obj = await decodeObject(ctx, env, t.served);
   const { object, created } = await t.served.store.update(t.namespace, t.name, obj, {
     dryRun,
     track: (live, next) => fields.update(live, next, manager),

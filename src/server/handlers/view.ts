@@ -71,7 +71,7 @@ export async function handleView(
   if (!(t.served.kind.resource.subresources[t.subresource] ?? []).includes(verb)) {
     throw methodNotSupported(t.served.store.groupResource, verb);
   }
-  const choice = chooseOutput(ctx, env, false);
+  const choice = chooseOutput(ctx, env, t, false);
   const viewType = { group: view.schema.group, version: view.schema.version, kind: view.schema.kind };
   if (verb === 'get') {
     writeEncoded(ctx, 200, view.read(await t.served.store.get(t.namespace, t.name)), choice.serializer);
@@ -79,7 +79,7 @@ export async function handleView(
   }
   if (verb === 'update') {
     const dryRun = dryRunOf(ctx, env, 'UpdateOptions');
-    const body = await decodeAs(ctx, viewType, view.schema);
+    const body = await decodeAs(ctx, env, t.served, viewType, view.schema);
     writeEncoded(ctx, 200, await writeView(ctx, env, t, view, body, dryRun), choice.serializer);
     return;
   }

@@ -1,17 +1,19 @@
-// Watch: a chunked stream of one JSON document per event ({"type":...,"object":...}). A client that
-// asked for a Table gets each object as a one-row Table, with column definitions on the first event
-// only, as upstream does. The stream ends at timeoutSeconds, when the client leaves, or on shutdown.
+// Watch: a chunked stream of one JSON document per event ({"type":...,"object":...}), or of
+// length-prefixed protobuf WatchEvent frames (`<protobuf type>;stream=watch`), or a CBOR sequence
+// (application/cbor-seq). A client that asked for a Table gets each object as a one-row Table, with
+// column definitions on the first event only, as upstream does. The stream ends at timeoutSeconds,
+// when the client leaves, or on shutdown.
 
-import { NotAcceptableError } from '../../codec/negotiation.ts';
-import { JSON_SERIALIZER } from '../../codec/serializers.ts';
+import { negotiateStream } from '../../codec/negotiation.ts';
+import type { BinarySerializer } from '../../codec/serializers.ts';
 import { buildTable } from '../../codec/table.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { initialEventsEndAnnotations } from '../../naming/profile.ts';
 import type { WireWatchEvent } from '../../registry/generic-store.ts';
 import { typeMetaPrefix, withTypeMetaJson } from '../../storage/encoded.ts';
-import type { ResourceHandler } from './env.ts';
+import { codecsOf, type ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
-import { chooseOutput, partialMetadata } from './output.ts';
+import { partialMetadata } from './output.ts';
 import { WatchWriter } from './watch-writer.ts';
 
 /**
@@ -47,10 +49,48 @@ function eventLine(ev: WireWatchEvent, typeMeta: string): string | Buffer {
 
 const CLOSE_LINE = Buffer.from('}\n');
 
+const binaryEvents = new WeakMap<ApiObject, Map<string, Buffer>>();
+
+/** The object with its kind and apiVersion, which a binary event's object carries. */
+function typed(object: ApiObject, kind: string, apiVersion: string): ApiObject {
+  if (object.kind !== undefined && object.apiVersion !== undefined) return object;
+  return { apiVersion, kind, ...object };
+}
+
+/**
+ * One binary event per (encoding, event type, object), made once and shared by every watcher: from
+ * the cached object's decoded form (decoded once per event), or from the object of an uncached event.
+ */
+function binaryEvent(
+  ev: WireWatchEvent,
+  serializer: BinarySerializer,
+  kind: string,
+  apiVersion: string,
+): Buffer {
+  const id = `${serializer.schemaless ? 'cbor' : 'protobuf'} ${ev.type}`;
+  const make = () => serializer.watchEvent(ev.type, serializer.encode(typed(ev.object, kind, apiVersion)));
+  if (ev.encoded !== undefined) return ev.encoded.derived(id, make);
+  let byId = binaryEvents.get(ev.object);
+  if (byId === undefined) {
+    byId = new Map();
+    binaryEvents.set(ev.object, byId);
+  }
+  let bytes = byId.get(id);
+  if (bytes === undefined) {
+    bytes = make();
+    byId.set(id, bytes);
+  }
+  return bytes;
+}
+
 export const watchHandler: ResourceHandler = async (ctx, env, t) => {
-  const choice = chooseOutput(ctx, env, true);
-  // Only JSON streams are served; YAML has no stream framing.
-  if (choice.serializer !== JSON_SERIALIZER) throw new NotAcceptableError([JSON_SERIALIZER.mediaType]);
+  // Only encodings with stream framing are served: YAML has none.
+  const choice = negotiateStream(ctx.req.headers.accept, {
+    metaGroups: env.metaGroups,
+    tables: true,
+    codecs: codecsOf(env, t),
+  });
+  const serializer = choice.serializer;
   const p = listParamsOf(ctx, env, true);
   const timeoutS =
     p.timeoutSeconds !== undefined && p.timeoutSeconds > 0
@@ -83,9 +123,15 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   let headersSent = false;
   const render = (ev: WireWatchEvent): string | Buffer => {
     const { type } = ev;
-    if (type === 'ERROR' || type === 'BOOKMARK' || choice.conversion === undefined)
-      return eventLine(ev, typeMeta);
+    if (type === 'ERROR' || type === 'BOOKMARK' || choice.conversion === undefined) {
+      return serializer.binary ? binaryEvent(ev, serializer, r.kind, apiVersion) : eventLine(ev, typeMeta);
+    }
     const object = ev.object;
+    // Conversions are made per watcher (a Table's headers go with the first event only).
+    const converted = (o: ApiObject): string | Buffer =>
+      serializer.binary
+        ? serializer.watchEvent(type, serializer.encode(o))
+        : `${JSON.stringify({ type, object: o })}\n`;
     if (table !== undefined) {
       const rendered = buildTable([object], t.served.kind.table, {
         group: table.group,
@@ -95,14 +141,14 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
         listMeta: { resourceVersion: object.metadata?.resourceVersion ?? '' },
       });
       headersSent = true;
-      return `${JSON.stringify({ type, object: rendered })}\n`;
+      return converted(rendered as unknown as ApiObject);
     }
     const { group, version } = choice.conversion;
-    return `${JSON.stringify({ type, object: partialMetadata(object, group, version) })}\n`;
+    return converted(partialMetadata(object, group, version));
   };
 
   ctx.res.writeHead(200, {
-    'content-type': 'application/json',
+    'content-type': serializer.binary ? serializer.streamMediaType : 'application/json',
     'cache-control': 'no-cache, private',
   });
   // Headers go out now so that clients see the watch established before the first event.
@@ -123,7 +169,7 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
     }
     if (timedOut && p.allowBookmarks && reached > 0 && !ctx.res.writableEnded) {
       const bookmark = { kind: r.kind, apiVersion, metadata: { resourceVersion: String(reached) } };
-      out.push(`${JSON.stringify({ type: 'BOOKMARK', object: bookmark })}\n`);
+      out.push(render({ type: 'BOOKMARK', object: bookmark }));
     }
     out.flush();
   } finally {
