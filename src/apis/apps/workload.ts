@@ -3,6 +3,7 @@
 // sub-resource over spec.replicas.
 
 import {
+  deepEqual,
   type FieldError,
   type FieldPath,
   invalid,
@@ -116,7 +117,9 @@ export function workloadStrategy(
       return validateImmutableField(specOf(obj).selector, specOf(old).selector, newPath('spec', 'selector'));
     },
     specChanged(obj, old) {
-      return JSON.stringify(obj.spec) !== JSON.stringify(old.spec);
+      // By value, not by text: a spec that comes back with its keys in another order (a YAML or
+      // protobuf client's) is the same spec.
+      return !deepEqual(obj.spec, old.spec);
     },
   };
 }

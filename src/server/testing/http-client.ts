@@ -20,7 +20,7 @@ export interface Reply {
 export interface Call {
   method?: string;
   path: string;
-  body?: string;
+  body?: string | Buffer;
   headers?: Record<string, string>;
   /** Send the admin client certificate (default) or no credential at all. */
   anonymous?: boolean;
