@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { stringify as toYaml, parse as yamlParse } from 'yaml';
 import { builtinKinds } from '../apis/index.ts';
 import { decodeCbor, encodeCbor } from '../codec/cbor/index.ts';
-import { decodeProtobuf, encodeProtobuf } from '../codec/protobuf/index.ts';
+import { decodeProtobuf, encodeMetaProtobuf, encodeProtobuf } from '../codec/protobuf/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
 import { namingProfile } from '../naming/profile.ts';
 import type { KindDefinition } from '../registry/kind.ts';
@@ -283,6 +283,48 @@ describe('binary encodings over HTTP', () => {
       (yamlWatch.json() as { message: string }).message,
       `only the following media types are accepted: application/json;stream=watch, ${PB};stream=watch, application/cbor-seq`,
     );
+  });
+
+  it('server-side apply with a CBOR configuration creates, then updates', async () => {
+    const path = `${collection(kindOf('ConfigMap'))}/applied-cbor?fieldManager=me`;
+    const config = (v: string) =>
+      encodeCbor({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied-cbor' }, data: { k: v } });
+    const headers = { 'content-type': 'application/apply-patch+cbor', accept: CBOR };
+    const first = await t.call({ method: 'PATCH', path, body: config('1'), headers });
+    assert.equal(first.status, 201, first.body);
+    assert.equal(first.headers['content-type'], CBOR);
+    const second = await t.call({ method: 'PATCH', path, body: config('2'), headers });
+    assert.equal(second.status, 200, second.body);
+    const obj = decodeCbor(second.bytes).value as {
+      data: unknown;
+      metadata: { managedFields: { manager: string }[] };
+    };
+    assert.deepEqual(obj.data, { k: '2' });
+    assert.equal(obj.metadata.managedFields[0].manager, 'me');
+    const bad = await t.call({ method: 'PATCH', path, body: Buffer.from([0xd9, 0xd9, 0xf7, 0x81]), headers });
+    assert.equal(bad.status, 400, bad.body);
+  });
+
+  it('a protobuf DeleteOptions body is read', async () => {
+    const k = kindOf('ConfigMap');
+    const made = await t.call({
+      method: 'POST',
+      path: collection(k),
+      body: JSON.stringify({ metadata: { name: 'del-pb' } }),
+    });
+    assert.equal(made.status, 201);
+    const options = encodeMetaProtobuf('DeleteOptions', {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      preconditions: { uid: 'not-the-uid' },
+    });
+    const r = await t.call({
+      method: 'DELETE',
+      path: `${collection(k)}/del-pb`,
+      body: options,
+      headers: { 'content-type': PB },
+    });
+    assert.equal(r.status, 409, r.body);
   });
 
   it('CBOR repeated keys follow fieldValidation, worded as for JSON', async () => {

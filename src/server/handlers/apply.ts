@@ -1,10 +1,12 @@
-// Server-side apply: PATCH with `application/apply-patch+yaml` (JSON is YAML). The configuration
+// Server-side apply: PATCH with `application/apply-patch+yaml` (JSON is YAML), or with
+// `application/apply-patch+cbor` when CBOR is on. The configuration
 // is merged into the current object by the kind's field manager, which records ownership and
 // answers conflicts; an absent object is created (201). A lost race with another writer is retried
 // with the newer object; an apply that changes nothing writes nothing.
 
+import { CBOR_SERIALIZER } from '../../codec/binary-serializers.ts';
 import type { OutputChoice } from '../../codec/negotiation.ts';
-import { JSON_SERIALIZER, YAML_SERIALIZER } from '../../codec/serializers.ts';
+import { DecodeError, JSON_SERIALIZER, YAML_SERIALIZER } from '../../codec/serializers.ts';
 import { deepEqual } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import {
@@ -55,6 +57,24 @@ function decodeConfiguration(text: string): { config: Record<string, unknown>; d
   return { config: value, duplicateLines: duplicates.format === 'yaml' ? duplicates.lines : [] };
 }
 
+/**
+ * A CBOR configuration: a map, its repeated keys reported (the last value wins) for fieldValidation
+ * to judge as it judges a JSON body's.
+ */
+function decodeCborConfiguration(body: Buffer): { config: Record<string, unknown>; duplicates: string[] } {
+  let decoded: ReturnType<typeof CBOR_SERIALIZER.decodeChecked>;
+  try {
+    decoded = CBOR_SERIALIZER.decodeChecked(body);
+  } catch (err) {
+    if (err instanceof DecodeError) throw badRequest(`error decoding CBOR: ${err.message}`);
+    throw err;
+  }
+  const { value, duplicates } = decoded;
+  if (!isPlainObject(value)) throw badRequest('error decoding CBOR: the configuration must be a map');
+  const keys = duplicates.format === 'json' ? duplicates.keys.map((d) => d.path) : [];
+  return { config: value, duplicates: [...new Set(keys)].map((p) => `duplicate field ${JSON.stringify(p)}`) };
+}
+
 async function currentOrNull(t: Target): Promise<ApiObject | null> {
   try {
     return await t.served.store.get(t.namespace, t.name);
@@ -68,13 +88,25 @@ export async function applyPatch(
   ctx: RequestContext,
   env: HandlerEnv,
   t: Target,
-  text: string,
+  body: { text: string } | { cbor: Buffer },
   dryRun: boolean,
   choice: OutputChoice,
 ): Promise<void> {
   const { fieldManager, force } = writeOptionsOf(ctx, env, 'PatchOptions', true);
   const validation = fieldValidationOf(ctx);
-  const { config, duplicateLines } = decodeConfiguration(text);
+  let config: Record<string, unknown>;
+  let duplicateLines: string[];
+  let strictError: () => Error;
+  if ('cbor' in body) {
+    ({ config, duplicates: duplicateLines } = decodeCborConfiguration(body.cbor));
+    strictError = () => badRequest(`strict decoding error: ${duplicateLines.join(', ')}`);
+  } else {
+    ({ config, duplicateLines } = decodeConfiguration(body.text));
+    strictError = () =>
+      badRequest(
+        `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicateLines.join('\n  ')}`,
+      );
+  }
   const fields = t.served.fields(t.subresource);
   const kind = t.served.kind;
   for (let attempt = 1; ; attempt++) {
@@ -87,11 +119,7 @@ export async function applyPatch(
       fieldManager,
       force ?? false,
     );
-    if (duplicateLines.length > 0 && validation === 'Strict') {
-      throw badRequest(
-        `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicateLines.join('\n  ')}`,
-      );
-    }
+    if (duplicateLines.length > 0 && validation === 'Strict') throw strictError();
     const { typeErrors } = kind.schema.normalize(next);
     if (typeErrors.length > 0) {
       // Upstream finds these while typing the configuration and answers a plain 500.

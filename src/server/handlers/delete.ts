@@ -1,6 +1,8 @@
 // DELETE of one object: DeleteOptions from the body or the query (dryRun, preconditions,
 // gracePeriodSeconds, propagationPolicy); 200 with the object or a Success Status.
 
+import { parseMediaType } from '../../codec/media-type.ts';
+import { DecodeError } from '../../codec/serializers.ts';
 import { invalid as invalidField, newPath, notSupported } from '../../machinery/field-errors.ts';
 import { badRequest, invalid } from '../../machinery/status.ts';
 import { PROPAGATION_POLICIES, type PropagationPolicy } from '../../registry/deletion-propagation.ts';
@@ -40,9 +42,21 @@ function orphanDependentsOf(ctx: RequestContext, body: DeleteOptionsBody): boole
 
 /** The DeleteOptions of a delete or deletecollection; an empty body means none. */
 export async function deleteOptionsOf(ctx: RequestContext, env: HandlerEnv): Promise<DeleteOptions> {
-  const text = (await readBody(ctx)).toString('utf8').trim();
+  const raw = await readBody(ctx);
+  const type = parseMediaType(String(ctx.req.headers['content-type'] ?? ''))?.essence;
+  // A protobuf or CBOR DeleteOptions (client-go sends its own content type) reads as its JSON shape.
+  const binary = env.codecs.builtin.serializers.find((s) => s.binary && s.mediaType === type);
+  const text = binary === undefined ? raw.toString('utf8').trim() : '';
   let body: DeleteOptionsBody = {};
-  if (text !== '') {
+  if (binary?.binary && raw.length > 0) {
+    try {
+      body = binary.decodeChecked(raw).value as DeleteOptionsBody;
+    } catch (err) {
+      if (err instanceof DecodeError) throw badRequest(err.message);
+      throw err;
+    }
+    if (body === null || typeof body !== 'object') body = {};
+  } else if (text !== '') {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

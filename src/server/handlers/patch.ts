@@ -4,6 +4,7 @@
 // stale). Every write records its fields under the field manager (or the User-Agent); server-side
 // apply has its own path (apply.ts).
 
+import { APPLY_PATCH_CBOR_MEDIA_TYPE } from '../../codec/cbor/index.ts';
 import { scanDuplicateKeys } from '../../codec/json-duplicates.ts';
 import { parseMediaType } from '../../codec/media-type.ts';
 import { invalid as invalidField, newPath } from '../../machinery/field-errors.ts';
@@ -41,6 +42,8 @@ const MERGE_PATCH = 'application/merge-patch+json';
 const STRATEGIC_PATCH = 'application/strategic-merge-patch+json';
 const APPLY_PATCH = 'application/apply-patch+yaml';
 const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_PATCH, APPLY_PATCH];
+/** With CBOR on, server-side apply also takes a CBOR configuration. */
+const PATCH_TYPES_CBOR = [...PATCH_TYPES, APPLY_PATCH_CBOR_MEDIA_TYPE];
 const ATTEMPTS = 5;
 
 /** The patch body as JSON, 400 in upstream's words when it is not. */
@@ -65,12 +68,15 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
     throw methodNotSupported(t.served.store.groupResource, 'patch');
   }
   const type = parseMediaType(String(ctx.req.headers['content-type'] ?? ''))?.essence;
-  if (type === undefined || !PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
+  const types = env.codecs.cbor ? PATCH_TYPES_CBOR : PATCH_TYPES;
+  if (type === undefined || !types.includes(type)) throw unsupportedMediaType(types);
   const choice = chooseOutput(ctx, env, t, false);
   const dryRun = dryRunOf(ctx, env, 'PatchOptions');
   const validation = fieldValidationOf(ctx);
-  const text = (await readBody(ctx)).toString('utf8');
-  if (type === APPLY_PATCH) return applyPatch(ctx, env, t, text, dryRun, choice);
+  const raw = await readBody(ctx);
+  if (type === APPLY_PATCH_CBOR_MEDIA_TYPE) return applyPatch(ctx, env, t, { cbor: raw }, dryRun, choice);
+  const text = raw.toString('utf8');
+  if (type === APPLY_PATCH) return applyPatch(ctx, env, t, { text }, dryRun, choice);
   const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'PatchOptions').fieldManager);
   const fields = t.served.fields(t.subresource);
   const doc = parsePatch(text);
