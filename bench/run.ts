@@ -5,6 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { apiScenarios } from './api/scenarios.ts';
+import { codecScenario } from './codec/index.ts';
 import { parseBenchArgs, UsageError } from './lib/args.ts';
 import { describeMachine, formatMachine } from './lib/machine.ts';
 import { writeReport } from './lib/report.ts';
@@ -13,7 +14,7 @@ import type { Scenario } from './lib/scenario.ts';
 import { startupScenario } from './startup/index.ts';
 import { storageScenario } from './storage/index.ts';
 
-const SCENARIOS: Scenario[] = [storageScenario, startupScenario, ...apiScenarios];
+const SCENARIOS: Scenario[] = [storageScenario, startupScenario, codecScenario, ...apiScenarios];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const REPORT_PATH = fileURLToPath(new URL('./REPORT.md', import.meta.url));
