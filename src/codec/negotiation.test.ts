@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UPSTREAM_ALIASES } from '../naming/index.ts';
 import { groupName, namingProfile } from '../naming/profile.ts';
+import { CBOR_SERIALIZER, protobufSerializer } from './binary-serializers.ts';
 import {
+  type CodecSet,
   NotAcceptableError,
   negotiateInput,
   negotiateOutput,
+  negotiateStream,
+  streamMediaTypeOf,
   UnsupportedMediaTypeError,
 } from './negotiation.ts';
 import { JSON_SERIALIZER, YAML_SERIALIZER } from './serializers.ts';
@@ -70,5 +74,77 @@ describe('negotiation', () => {
     assert.equal(YAML_SERIALIZER.encode({ b: 1, a: { d: 2, c: 3 } }, false), 'a:\n  c: 3\n  d: 2\nb: 1\n');
     assert.throws(() => JSON_SERIALIZER.decode('{"a":'), /json parse error/);
     assert.throws(() => YAML_SERIALIZER.decode('a: [1, 2'), /error converting YAML to JSON/);
+  });
+});
+
+describe('negotiation with binary encodings', () => {
+  const lookup = () => undefined;
+  const pb = protobufSerializer('application/vnd.platform.protobuf', lookup);
+  const alias = protobufSerializer('application/vnd.kubernetes.protobuf', lookup);
+  const codecs = (cbor: boolean): CodecSet => ({
+    serializers: [JSON_SERIALIZER, YAML_SERIALIZER, pb, alias, ...(cbor ? [CBOR_SERIALIZER] : [])],
+    advertised: [
+      'application/json',
+      'application/yaml',
+      'application/vnd.platform.protobuf',
+      ...(cbor ? ['application/cbor'] : []),
+    ],
+  });
+  const o = (cbor: boolean) => ({ ...opts, codecs: codecs(cbor) });
+
+  it('q-values and order pick among JSON, protobuf (either name) and CBOR', () => {
+    assert.equal(
+      negotiateOutput('application/vnd.kubernetes.protobuf,application/json', o(false)).serializer,
+      alias,
+    );
+    assert.equal(
+      negotiateOutput('application/json;q=0.5, application/vnd.platform.protobuf', o(false)).serializer,
+      pb,
+    );
+    assert.equal(
+      negotiateOutput('application/cbor, application/json;q=0.9', o(false)).serializer,
+      JSON_SERIALIZER,
+    );
+    assert.equal(
+      negotiateOutput('application/cbor, application/json;q=0.9', o(true)).serializer,
+      CBOR_SERIALIZER,
+    );
+    assert.equal(negotiateOutput('*/*', o(true)).serializer, JSON_SERIALIZER);
+  });
+
+  it('a Table is never protobuf: the clause is passed over for the fallback', () => {
+    const accept = `application/vnd.kubernetes.protobuf;as=Table;v=v1;g=${META},application/json`;
+    const choice = negotiateOutput(accept, o(false));
+    assert.equal(choice.serializer, JSON_SERIALIZER);
+    assert.equal(choice.conversion, undefined);
+  });
+
+  it('406 and 415 list what is served, CBOR only when on', () => {
+    assert.throws(
+      () => negotiateOutput('application/cbor', o(false)),
+      (e: NotAcceptableError) =>
+        e.message ===
+        'only the following media types are accepted: application/json, application/yaml, application/vnd.platform.protobuf',
+    );
+    assert.throws(
+      () => negotiateInput('application/cbor', codecs(false)),
+      (e: UnsupportedMediaTypeError) =>
+        e.accepted.join(', ') === 'application/json, application/yaml, application/vnd.platform.protobuf',
+    );
+    assert.equal(negotiateInput('application/cbor', codecs(true)), CBOR_SERIALIZER);
+    assert.equal(negotiateInput('application/vnd.kubernetes.protobuf', codecs(false)), alias);
+    assert.equal(negotiateInput(undefined, codecs(true)), JSON_SERIALIZER);
+  });
+
+  it('watch streams: stream media types, YAML refused', () => {
+    assert.equal(negotiateStream('application/vnd.platform.protobuf', o(true)).serializer, pb);
+    assert.equal(streamMediaTypeOf(pb), 'application/vnd.platform.protobuf;stream=watch');
+    assert.equal(streamMediaTypeOf(CBOR_SERIALIZER), 'application/cbor-seq');
+    assert.throws(
+      () => negotiateStream('application/yaml, application/json', o(true)),
+      (e: NotAcceptableError) =>
+        e.accepted.join(', ') ===
+        'application/json;stream=watch, application/vnd.platform.protobuf;stream=watch, application/cbor-seq',
+    );
   });
 });
