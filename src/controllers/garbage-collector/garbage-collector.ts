@@ -30,9 +30,9 @@ interface GraphNode {
   resource: ControlledResource;
   namespace: string;
   name: string;
-  owners: OwnerRef[];
+  owners: readonly OwnerRef[];
   deleting: boolean;
-  finalizers: string[];
+  finalizers: readonly string[];
 }
 
 type OwnerState = 'present' | 'waiting' | 'absent' | 'unknown';
@@ -40,9 +40,15 @@ type OwnerState = 'present' | 'waiting' | 'absent' | 'unknown';
 const WRITE_ATTEMPTS = 5;
 const RETRY_MS = 250;
 
-function ownersOf(obj: ApiObject): OwnerRef[] {
+/**
+ * One empty list for every node without owners or finalizers (nearly all of them): the graph holds
+ * a node per object, and two fresh empty arrays each cost more than the rest of a small node.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+
+function ownersOf(obj: ApiObject): readonly OwnerRef[] {
   const refs = obj.metadata?.ownerReferences;
-  if (!Array.isArray(refs)) return [];
+  if (!Array.isArray(refs) || refs.length === 0) return NONE;
   return refs.filter(
     (r): r is OwnerRef =>
       r !== null &&
@@ -148,7 +154,7 @@ export class GarbageCollector {
       name: String(obj.metadata?.name ?? ''),
       owners: ownersOf(obj),
       deleting: obj.metadata?.deletionTimestamp !== undefined,
-      finalizers: [...(obj.metadata?.finalizers ?? [])],
+      finalizers: (obj.metadata?.finalizers?.length ?? 0) > 0 ? [...(obj.metadata?.finalizers ?? [])] : NONE,
     };
     this.nodes.set(uid, node);
     for (const o of before?.owners ?? []) this.dependents.get(o.uid)?.delete(uid);
@@ -173,7 +179,7 @@ export class GarbageCollector {
   }
 
   /** Owners in foreground deletion re-check whether their blocking dependents are gone. */
-  private wakeWaitingOwners(owners: OwnerRef[]): void {
+  private wakeWaitingOwners(owners: readonly OwnerRef[]): void {
     for (const o of owners) {
       const owner = this.nodes.get(o.uid);
       if (owner?.deleting && owner.finalizers.includes(FOREGROUND_FINALIZER)) this.enqueue(o.uid);

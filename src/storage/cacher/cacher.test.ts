@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { bodyText } from '../encoded.ts';
 import { openSqliteStorage } from '../sqlite/index.ts';
 import { runStorageConformance } from '../testing/conformance.ts';
 import { CachedStorage } from './cached-storage.ts';
@@ -62,11 +63,38 @@ describe('watch cache specifics', () => {
     assert.equal(list.encoded?.length, 1);
     const item = list.encoded?.[0];
     assert.deepEqual(item?.typeMeta, { kind: 'ConfigMap', apiVersion: 'v1' });
-    const body = JSON.parse(String(item?.body)) as Record<string, unknown>;
+    const body = JSON.parse(item === undefined ? '' : bodyText(item)) as Record<string, unknown>;
     assert.equal(body.kind, undefined);
     assert.deepEqual(body.data, { k: 'v' });
     assert.equal(item?.revision, Number(list.items[0].metadata?.resourceVersion));
     assert.deepEqual(list.items[0], { ...item?.typeMeta, ...body });
+    await store.close();
+  });
+
+  it('objects with identical managedFields share one string of their JSON', async () => {
+    const store = open();
+    const managedFields = [
+      {
+        manager: 'm',
+        operation: 'Update',
+        apiVersion: 'v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': {} },
+      },
+    ];
+    await store.create('/s/a', { metadata: { name: 'a', managedFields }, data: { k: '1' } });
+    await store.create('/s/b', { metadata: { name: 'b', managedFields }, data: { k: '2' } });
+    await store.create('/s/c', {
+      metadata: { name: 'c', managedFields: [{ ...managedFields[0], manager: 'n' }] },
+      data: { k: 'ü' },
+    });
+    const list = await store.list('/s/');
+    const [a, b, c] = list.encoded ?? [];
+    assert.equal(a.shared, JSON.stringify(managedFields));
+    assert.equal(a.shared, b.shared);
+    assert.notEqual(a.shared, c.shared);
+    assert.deepEqual(list.items[1].metadata?.managedFields, managedFields);
+    for (const item of [a, b, c]) assert.equal(item.bytes, Buffer.byteLength(bodyText(item)));
     await store.close();
   });
 
