@@ -259,7 +259,9 @@ export class GenericStore {
     };
     const predicate = (obj: ApiObject) =>
       labels.matches(obj.metadata?.labels) && fields.matches(fieldSet(obj));
-    return Object.assign(predicate, { metadataOnly });
+    // Selectors as parsed and normalized: watchers that wrote them differently still share a key.
+    const key = `${this.resource.group}/${this.resource.resource} ${labels.toString()} ${fields.toString()}`;
+    return Object.assign(predicate, { metadataOnly, key });
   }
 
   async create(namespace: string, obj: ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
@@ -624,16 +626,41 @@ export class GenericStore {
           },
         };
       }
-      if (ev.encoded !== undefined) return this.encodedWireEvent(ev.type, ev.encoded);
-      return { type: ev.type, object: this.wireObject(ev.object) };
+      // The watch cache hands every watcher of a change the same event: so is its wire form.
+      let wire = this.wireEvents.get(ev);
+      if (wire === undefined) {
+        wire =
+          ev.encoded !== undefined
+            ? this.encodedWireEvent(ev.type, ev.encoded)
+            : { type: ev.type, object: this.wireObject(ev.object) };
+        this.wireEvents.set(ev, wire);
+      }
+      return wire;
     };
     return {
       stop: () => stream.stop(),
-      async *[Symbol.asyncIterator]() {
-        for await (const ev of stream) yield toWire(ev);
+      // A plain iterator rather than an async generator: it runs once per event per watcher, and
+      // a generator costs several promises a step.
+      [Symbol.asyncIterator]() {
+        const events = stream[Symbol.asyncIterator]();
+        return {
+          next: () =>
+            events
+              .next()
+              .then(
+                (r): IteratorResult<WireWatchEvent> => (r.done ? r : { value: toWire(r.value), done: false }),
+              ),
+          return: () => {
+            stream.stop();
+            return Promise.resolve({ value: undefined, done: true });
+          },
+        };
       },
     };
   }
+
+  /** Wire events by the storage event they came from (shared by watchers of the watch cache). */
+  private readonly wireEvents = new WeakMap<WatchEvent, WireWatchEvent>();
 
   /** A watch that starts with the state at `req.at` (or the most recent), or right after it. */
   private streamingWatch(namespace: string, req: WatchRequest, predicate: Predicate | undefined): WireWatch {

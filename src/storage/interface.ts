@@ -28,7 +28,11 @@ export const LATEST: ReadAt = { kind: 'latest' };
  * `metadataOnly` reads nothing but metadata.name, metadata.namespace and metadata.labels, so a store
  * that holds objects encoded may answer it without decoding them.
  */
-export type Predicate = ((obj: ApiObject) => boolean) & { readonly metadataOnly?: boolean };
+export type Predicate = ((obj: ApiObject) => boolean) & {
+  readonly metadataOnly?: boolean;
+  /** Equal for predicates that select the same objects, so a store may evaluate them once. */
+  readonly key?: string;
+};
 
 export interface Preconditions {
   uid?: string;

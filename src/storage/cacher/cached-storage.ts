@@ -286,9 +286,10 @@ export class CachedStorage implements Storage {
     };
     this.history.push(event);
     this.trimHistory();
-    // One decoded-on-demand object for every watcher of this event; replays make their own.
-    const shared = new EncodedObject(entry);
-    for (const w of this.watchers) this.deliver(w, event, shared);
+    // One decoded-on-demand object, and one event per type, for every watcher of this change;
+    // replays make their own.
+    const delivery = new Delivery(new EncodedObject(entry), ev.revision);
+    for (const w of this.watchers) this.deliver(w, event, delivery);
     this.advance(ev.revision);
   }
 
@@ -496,7 +497,8 @@ export class CachedStorage implements Storage {
           return;
         }
         for (const ev of this.history) {
-          if (ev.revision > w.last) this.deliver(w, ev, new EncodedObject(ev.entry));
+          if (ev.revision > w.last)
+            this.deliver(w, ev, new Delivery(new EncodedObject(ev.entry), ev.revision));
         }
       }
       if (!w.queue.stopped) this.watchers.add(w);
@@ -516,10 +518,10 @@ export class CachedStorage implements Storage {
     })();
   }
 
-  private deliver(w: CacheWatcher, ev: CachedEvent, encoded: EncodedObject): void {
+  private deliver(w: CacheWatcher, ev: CachedEvent, delivery: Delivery): void {
     if (ev.revision <= w.last || ev.key < w.prefix || ev.key >= w.end) return;
     w.last = ev.revision;
-    const type = filteredType(ev, w.opts.predicate);
+    const type = delivery.typeFor(ev, w.opts.predicate);
     if (type === null) return;
     w.active = true;
     if (w.queue.backlog >= this.backlog) {
@@ -527,7 +529,7 @@ export class CachedStorage implements Storage {
       w.queue.stop();
       return;
     }
-    w.queue.push(encodedEvent(type, encoded, ev.revision));
+    w.queue.push(delivery.event(type));
   }
 
   private notifyProgress(): void {
@@ -598,6 +600,40 @@ function filteredType(ev: CachedEvent, predicate: Predicate | undefined): WatchE
     () => selects(predicate, ev.entry),
     () => ev.previous !== null && selects(predicate, ev.previous),
   );
+}
+
+/**
+ * One change on its way to every watcher: the event of each type is made once and shared, and
+ * watchers whose selectors are the same (a predicate's `key`) share one evaluation of them.
+ */
+class Delivery {
+  private readonly events = new Map<WatchEvent['type'], WatchEvent>();
+  private readonly typesBySelector = new Map<string, WatchEvent['type'] | null>();
+
+  constructor(
+    private readonly encoded: EncodedObject,
+    private readonly revision: Revision,
+  ) {}
+
+  typeFor(ev: CachedEvent, predicate: Predicate | undefined): WatchEvent['type'] | null {
+    const key = predicate?.key;
+    if (key === undefined) return filteredType(ev, predicate);
+    let type = this.typesBySelector.get(key);
+    if (type === undefined) {
+      type = filteredType(ev, predicate);
+      this.typesBySelector.set(key, type);
+    }
+    return type;
+  }
+
+  event(type: WatchEvent['type']): WatchEvent {
+    let event = this.events.get(type);
+    if (event === undefined) {
+      event = encodedEvent(type, this.encoded, this.revision);
+      this.events.set(type, event);
+    }
+    return event;
+  }
 }
 
 function keyOf(obj: ApiObject): string {
