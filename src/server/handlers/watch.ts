@@ -22,10 +22,10 @@ import { WatchWriter } from './watch-writer.ts';
  * once per event however many clients watch; other events are encoded once per object.
  */
 const encodedLines = new WeakMap<ApiObject, Map<string, string>>();
-function eventLine(ev: WireWatchEvent, typeMeta: string): string | Buffer {
+function eventLine(ev: WireWatchEvent, typeMeta: string, lineIds: LineIds): string | Buffer {
   const { type, encoded } = ev;
   if (encoded !== undefined) {
-    return encoded.derived(`${type} ${typeMeta}`, (body) =>
+    return encoded.derived(lineIds[type], (body) =>
       Buffer.concat([
         Buffer.from(`{"type":${JSON.stringify(type)},"object":`),
         withTypeMetaJson(typeMeta, body),
@@ -48,6 +48,23 @@ function eventLine(ev: WireWatchEvent, typeMeta: string): string | Buffer {
 }
 
 const CLOSE_LINE = Buffer.from('}\n');
+
+/**
+ * The names of a resource's event lines among an event's derived encodings, made once per watch:
+ * they are looked up once per event per watcher, and a string built for each lookup costs its
+ * building and its hashing every time.
+ */
+type LineIds = Record<WireWatchEvent['type'], string>;
+function lineIdsFor(typeMeta: string): LineIds {
+  const id = (type: string) => `json ${type} ${typeMeta}`;
+  return {
+    ADDED: id('ADDED'),
+    MODIFIED: id('MODIFIED'),
+    DELETED: id('DELETED'),
+    BOOKMARK: id('BOOKMARK'),
+    ERROR: id('ERROR'),
+  };
+}
 
 const binaryEvents = new WeakMap<ApiObject, Map<string, Buffer>>();
 
@@ -120,11 +137,14 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   const r = t.served.kind.resource;
   const apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
   const typeMeta = typeMetaPrefix(r.kind, apiVersion);
+  const lineIds = lineIdsFor(typeMeta);
   let headersSent = false;
   const render = (ev: WireWatchEvent): string | Buffer => {
     const { type } = ev;
     if (type === 'ERROR' || type === 'BOOKMARK' || choice.conversion === undefined) {
-      return serializer.binary ? binaryEvent(ev, serializer, r.kind, apiVersion) : eventLine(ev, typeMeta);
+      return serializer.binary
+        ? binaryEvent(ev, serializer, r.kind, apiVersion)
+        : eventLine(ev, typeMeta, lineIds);
     }
     const object = ev.object;
     // Conversions are made per watcher (a Table's headers go with the first event only).
