@@ -1,5 +1,6 @@
 // Bench entry point: `npm run bench -- <scenario…> [--backend sqlite|etcd3|both] [--quick]
-// [--kubeconfig FILE] [--protocol http1|http2] [--server-pid N]`, or `npm run bench -- report`.
+// [--kubeconfig FILE] [--protocol http1|http2] [--encoding json|protobuf] [--server-pid N]`, or
+// `npm run bench -- report`.
 // Each scenario run leaves a JSON file in bench/results/ and prints a Markdown table; `report`
 // joins the latest result of every scenario into bench/REPORT.md.
 
@@ -23,7 +24,8 @@ function usage(): string {
   const names = SCENARIOS.map((s) => `  ${s.name.padEnd(10)} ${s.description}`).join('\n');
   return [
     'usage: npm run bench -- <scenario…> [--backend sqlite|etcd3|both] [--quick]',
-    '                        [--kubeconfig FILE] [--protocol http1|http2] [--server-pid N]',
+    '                        [--kubeconfig FILE] [--protocol http1|http2] [--encoding json|protobuf]',
+    '                        [--server-pid N]',
     '       npm run bench -- report',
     '',
     'scenarios:',
@@ -69,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       backends: args.backends,
       quick: args.quick,
       protocol: args.protocol,
+      encoding: args.encoding,
       kubeconfig: args.kubeconfig,
       serverPid: args.serverPid,
     };

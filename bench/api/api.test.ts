@@ -15,6 +15,7 @@ const ctx = (over: Partial<ScenarioContext> = {}): ScenarioContext => ({
   backends: ['sqlite'],
   quick: true,
   protocol: 'http1',
+  encoding: 'json',
   log: () => {},
   ...over,
 });
@@ -36,6 +37,17 @@ describe('API bench scenarios (quick)', { timeout: 120_000 }, () => {
       if (name === 'watch') assert.match(out.markdown, /\| +0 \|$/m, 'no event dropped');
     });
   }
+
+  it('watches in protobuf too, reading every event from length-prefixed frames', async () => {
+    const out = await byName.watch.run(ctx({ encoding: 'protobuf' }));
+    assert.match(out.markdown, /updates\/s, protobuf/);
+    assert.match(out.markdown, /\| +0 \|$/m, 'no event dropped');
+    const delivered = (out.results as { value: Record<string, { delivered: number }> }[])[0].value;
+    assert.ok(
+      Object.values(delivered).every((x) => x.delivered > 0),
+      JSON.stringify(delivered),
+    );
+  });
 
   it('runs over HTTP/2 too', async () => {
     const out = await byName.get.run(ctx({ protocol: 'http2' }));

@@ -4,6 +4,7 @@
 
 import { type ClientHttp2Session, connect } from 'node:http2';
 import { Agent, request } from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import type { Endpoint } from './target.ts';
 
 export type Protocol = 'http1' | 'http2';
@@ -16,21 +17,39 @@ export interface Reply {
 
 export interface ApiClient {
   request(method: string, path: string, body?: string, contentType?: string): Promise<Reply>;
-  /** Opens a streaming GET; `onLine` gets each complete line; resolves when the stream ends. */
-  stream(path: string, onLine: (line: string) => void, signal: AbortSignal): Promise<void>;
+  /**
+   * Opens a streaming GET asking for `accept` (the server's default when absent); `onChunk` gets
+   * the body's bytes as they arrive; resolves when the stream ends.
+   */
+  stream(path: string, onChunk: (chunk: Buffer) => void, signal: AbortSignal, accept?: string): Promise<void>;
   close(): void;
 }
 
-/** Feeds text chunks in, hands whole lines (without the newline) out. */
-function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
+/** Feeds chunks in, hands whole lines (without the newline) out. */
+export function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
+  const decoder = new StringDecoder('utf8');
   let pending = '';
   return (chunk) => {
-    pending += chunk;
+    pending += decoder.write(chunk);
     let nl = pending.indexOf('\n');
     while (nl !== -1) {
       onLine(pending.slice(0, nl));
       pending = pending.slice(nl + 1);
       nl = pending.indexOf('\n');
+    }
+  };
+}
+
+/** Feeds chunks in, hands whole length-prefixed frames (4-byte big-endian length) out. */
+export function frameSplitter(onFrame: (frame: Buffer) => void): (chunk: Buffer) => void {
+  let pending: Buffer = Buffer.alloc(0);
+  return (chunk) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    while (pending.length >= 4) {
+      const end = 4 + pending.readUInt32BE(0);
+      if (pending.length < end) break;
+      onFrame(pending.subarray(4, end));
+      pending = pending.subarray(end);
     }
   };
 }
@@ -95,7 +114,7 @@ function http1(e: Endpoint, sockets: number): ApiClient {
         req.end(body);
       });
     },
-    stream(path, onLine, signal) {
+    stream(path, onChunk, signal, accept) {
       return new Promise((res, rej) => {
         const req = request(
           {
@@ -106,12 +125,11 @@ function http1(e: Endpoint, sockets: number): ApiClient {
             key: e.key,
             rejectUnauthorized: !e.insecure,
             path,
-            headers: authHeaders(e),
+            headers: { ...authHeaders(e), ...(accept === undefined ? {} : { accept }) },
             signal,
           },
           (r) => {
-            r.setEncoding('utf8');
-            r.on('data', lineSplitter(onLine));
+            r.on('data', onChunk);
             r.on('end', () => res());
             r.on('error', () => res());
           },
@@ -167,12 +185,16 @@ function http2(e: Endpoint): ApiClient {
         s.end(body);
       });
     },
-    stream(path, onLine, signal) {
+    stream(path, onChunk, signal, accept) {
       return new Promise((res) => {
-        const s = open().request({ ':method': 'GET', ':path': path, ...authHeaders(e) });
+        const s = open().request({
+          ':method': 'GET',
+          ':path': path,
+          ...authHeaders(e),
+          ...(accept === undefined ? {} : { accept }),
+        });
         signal.addEventListener('abort', () => s.close(), { once: true });
-        s.setEncoding('utf8');
-        s.on('data', lineSplitter(onLine));
+        s.on('data', onChunk);
         s.on('close', () => res());
         s.on('error', () => res());
         s.end();

@@ -1,7 +1,8 @@
 // The work a load process does, described as plain data so it crosses into worker threads: each job
 // runs `concurrency` virtual clients over one connection pool and reports latencies in ms.
 
-import { type ApiClient, apiClient, type Protocol } from './http-client.ts';
+import { namingProfile } from '../../src/naming/profile.ts';
+import { type ApiClient, apiClient, frameSplitter, lineSplitter, type Protocol } from './http-client.ts';
 import type { Endpoint } from './target.ts';
 
 export type Job =
@@ -12,7 +13,15 @@ export type Job =
   | { kind: 'patch'; objects: [string, string][]; count: number; concurrency: number }
   | { kind: 'apply'; objects: [string, string][]; count: number; concurrency: number }
   | { kind: 'list'; path: string; repeats: number; pageSize?: number }
-  | { kind: 'watch'; namespace: string; name: string; watchers: number; durationMs: number }
+  | {
+      kind: 'watch';
+      namespace: string;
+      name: string;
+      watchers: number;
+      durationMs: number;
+      /** The stream's encoding: JSON lines (the default) or length-prefixed protobuf frames. */
+      encoding?: WatchEncoding;
+    }
   | { kind: 'write'; object: [string, string]; perSecond: number; durationMs: number };
 
 export interface JobResult {
@@ -54,6 +63,54 @@ async function timed(r: JobResult, f: () => Promise<boolean>): Promise<void> {
   r.latencies.push(performance.now() - t0);
   if (ok) r.ok++;
   else r.failed++;
+}
+
+export type WatchEncoding = 'json' | 'protobuf';
+
+/** What a watcher needs of a MODIFIED event of the ticker: the writer's sequence and timestamp. */
+interface TickerEvent {
+  seq: number;
+  ts: number;
+}
+
+/**
+ * How a watcher reads its stream. Events are not decoded whole: the load generator shares the
+ * machine with the server, and a thousand watchers decoding every 1.4 KB event would measure the
+ * harness rather than the server. Each reader finds the two data values the way a decoder would
+ * meet them (a JSON key, or a protobuf map entry) and hands undefined for any other event.
+ */
+const WATCH_READERS: Record<
+  WatchEncoding,
+  { accept?: string; split(onEvent: (ev: TickerEvent | undefined) => void): (chunk: Buffer) => void }
+> = {
+  json: {
+    split: (onEvent) =>
+      lineSplitter((line) => {
+        if (!line.startsWith('{"type":"MODIFIED"')) return onEvent(undefined);
+        onEvent({ seq: Number(stringField(line, 'seq')), ts: Number(stringField(line, 'ts')) });
+      }),
+  },
+  protobuf: {
+    // The upstream name: every compatible server accepts it.
+    accept: namingProfile('upstream').protobufMediaType,
+    split: (onEvent) =>
+      frameSplitter((frame) => {
+        // WatchEvent: field 1 is the type, field 2 the object (whose ConfigMap data map entries
+        // are key = 1, value = 2 messages).
+        if (frame[0] !== 0x0a || frame.toString('latin1', 2, 2 + frame[1]) !== 'MODIFIED')
+          return onEvent(undefined);
+        onEvent({ seq: Number(protobufMapValue(frame, 'seq')), ts: Number(protobufMapValue(frame, 'ts')) });
+      }),
+  },
+};
+
+/** The value of a short string map entry `key` in a protobuf message's bytes. */
+function protobufMapValue(message: Buffer, key: string): string | undefined {
+  const pattern = Buffer.from([0x0a, key.length, ...Buffer.from(key), 0x12]);
+  const at = message.indexOf(pattern);
+  if (at === -1) return undefined;
+  const from = at + pattern.length + 1;
+  return message.toString('latin1', from, from + message[from - 1]);
 }
 
 /** Writes a write job keeps outstanding at most. */
@@ -229,33 +286,25 @@ export async function runJob(
           opened = res;
         });
         const path = `${cmPath(job.namespace)}?watch=true&fieldSelector=metadata.name%3D${job.name}&resourceVersion=0&allowWatchBookmarks=true`;
+        const reader = WATCH_READERS[job.encoding ?? 'json'];
         for (let w = 0; w < job.watchers; w++) {
           // Writes go out several at a time, so events may arrive in any order: each watcher counts
           // the distinct sequence numbers it saw, and what it never saw is counted as dropped.
           const seen = new Uint8Array(1 << 20);
           let open = false;
-          streams.push(
-            client.stream(
-              path,
-              (line) => {
-                if (!open) {
-                  open = true;
-                  if (--opening === 0) opened();
-                }
-                // The three fields are read without parsing the whole event: the load generator
-                // shares the machine with the server, and a thousand watchers' JSON.parse of every
-                // 1.4 KB event would measure the harness rather than the server.
-                if (!line.startsWith('{"type":"MODIFIED"')) return;
-                const seq = Number(stringField(line, 'seq'));
-                const ts = Number(stringField(line, 'ts'));
-                if (!(seq >= 0 && seq < seen.length) || seen[seq] === 1) return;
-                seen[seq] = 1;
-                r.latencies.push(Date.now() - ts);
-                r.ok++;
-              },
-              abort.signal,
-            ),
-          );
+          const onEvent = (ev: TickerEvent | undefined) => {
+            if (!open) {
+              open = true;
+              if (--opening === 0) opened();
+            }
+            if (ev === undefined) return;
+            const { seq, ts } = ev;
+            if (!(seq >= 0 && seq < seen.length) || seen[seq] === 1) return;
+            seen[seq] = 1;
+            r.latencies.push(Date.now() - ts);
+            r.ok++;
+          };
+          streams.push(client.stream(path, reader.split(onEvent), abort.signal, reader.accept));
         }
         // Opening a thousand TLS connections takes the server seconds; the measured time starts
         // once they are all open (or after a minute, with whatever opened).

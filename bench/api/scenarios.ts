@@ -409,7 +409,14 @@ async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
           runInWorker(
             t.endpoint,
             ctx.protocol,
-            { kind: 'watch', namespace: ns, name: 'ticker', watchers: n, durationMs: s.watchMs + 1000 },
+            {
+              kind: 'watch',
+              namespace: ns,
+              name: 'ticker',
+              watchers: n,
+              durationMs: s.watchMs + 1000,
+              encoding: ctx.encoding,
+            },
             () => {
               if (--opening === 0) open();
             },
@@ -442,7 +449,7 @@ async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   const rows = results.flatMap(({ label, value }) =>
     Object.entries(value).map(([n, x]) => [
       label,
-      `${n} watchers, ${perSecond} updates/s`,
+      `${n} watchers, ${perSecond} updates/s${ctx.encoding === 'json' ? '' : `, ${ctx.encoding}`}`,
       formatSummary(x.p50, ' ms'),
       formatSummary(x.p99, ' ms'),
       formatNumber(x.delivered),

@@ -10,6 +10,7 @@ describe('codec bench scenario (quick)', () => {
       backends: ['sqlite'],
       quick: true,
       protocol: 'http1',
+      encoding: 'json',
       log: () => {},
     });
     const results = out.results as { codec: string; encodePerSecond: number; decodePerSecond: number }[];

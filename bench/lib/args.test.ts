@@ -10,7 +10,16 @@ describe('parseBenchArgs', () => {
       quick: false,
       help: false,
       protocol: 'http1',
+      encoding: 'json',
     });
+  });
+
+  it('takes the watch encoding, and refuses an unknown one', () => {
+    assert.equal(parseBenchArgs(['watch', '--encoding', 'protobuf']).encoding, 'protobuf');
+    assert.throws(
+      () => parseBenchArgs(['watch', '--encoding', 'xml']),
+      /--encoding must be json or protobuf/,
+    );
   });
 
   it('narrows to one backend and accepts several scenarios', () => {

@@ -1,5 +1,6 @@
 // Command line of bench/run.ts:
-// `<scenario…> [--backend sqlite|etcd3|both] [--quick] [--kubeconfig FILE] [--protocol http1|http2] [--server-pid N]`.
+// `<scenario…> [--backend sqlite|etcd3|both] [--quick] [--kubeconfig FILE] [--protocol http1|http2]
+// [--encoding json|protobuf] [--server-pid N]`.
 
 import { parseArgs } from 'node:util';
 import { ALL_BACKENDS, type BackendName, type BenchOptions } from './scenario.ts';
@@ -30,6 +31,9 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Ben
   const protocol = values.protocol ?? 'http1';
   if (protocol !== 'http1' && protocol !== 'http2')
     throw new UsageError(`--protocol must be http1 or http2, not '${protocol}'`);
+  const encoding = values.encoding ?? 'json';
+  if (encoding !== 'json' && encoding !== 'protobuf')
+    throw new UsageError(`--encoding must be json or protobuf, not '${encoding}'`);
   const pid = values['server-pid'];
   if (pid !== undefined && !/^\d+$/.test(pid))
     throw new UsageError(`--server-pid must be a process id, not '${pid}'`);
@@ -39,6 +43,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Ben
     quick: values.quick === true || envQuick,
     help: values.help === true,
     protocol,
+    encoding,
     ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
     ...(pid === undefined ? {} : { serverPid: Number(pid) }),
   };
@@ -54,6 +59,7 @@ function parse(argv: string[]) {
       quick: { type: 'boolean' },
       kubeconfig: { type: 'string' },
       protocol: { type: 'string' },
+      encoding: { type: 'string' },
       'server-pid': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -15,6 +15,8 @@ export interface BenchOptions {
   protocol: 'http1' | 'http2';
   /** The driven server's process, for memory figures when it is not ours. */
   serverPid?: number;
+  /** The encoding of watch streams in the watch scenario. */
+  encoding: 'json' | 'protobuf';
 }
 
 export interface ScenarioContext extends BenchOptions {

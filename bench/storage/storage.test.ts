@@ -10,7 +10,7 @@ import type { BackendResult } from './measure.ts';
 describe('storage scenario (quick, sqlite)', () => {
   it('measures every figure and renders the table', { timeout: 30_000 }, async () => {
     const out = await runStorageBench(
-      { backends: ['sqlite'], quick: true, protocol: 'http1', log: () => {} },
+      { backends: ['sqlite'], quick: true, protocol: 'http1', encoding: 'json', log: () => {} },
       QUICK,
     );
     const { backends } = out.results as { backends: BackendResult[] };
