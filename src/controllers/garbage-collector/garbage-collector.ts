@@ -150,7 +150,7 @@ export class GarbageCollector {
     const node: GraphNode = {
       uid,
       resource: r,
-      namespace: String(obj.metadata?.namespace ?? ''),
+      namespace: this.namespaceName(String(obj.metadata?.namespace ?? '')),
       name: String(obj.metadata?.name ?? ''),
       owners: ownersOf(obj),
       deleting: obj.metadata?.deletionTimestamp !== undefined,
@@ -167,6 +167,18 @@ export class GarbageCollector {
     if (this.hasGcFinalizer(node) || (node.owners.length > 0 && ownersChanged)) this.enqueue(uid);
     this.wakeWaitingOwners([...(before?.owners ?? []), ...node.owners]);
   }
+
+  /** One string per namespace for every node in it, rather than a copy per node. */
+  private namespaceName(name: string): string {
+    const known = this.namespaceNames.get(name);
+    if (known !== undefined) return known;
+    // Namespaces come and go: past the bound the table starts over rather than grow without end.
+    if (this.namespaceNames.size >= 4096) this.namespaceNames.clear();
+    this.namespaceNames.set(name, name);
+    return name;
+  }
+
+  private readonly namespaceNames = new Map<string, string>();
 
   private forget(obj: ApiObject): void {
     const uid = String(obj.metadata?.uid ?? '');

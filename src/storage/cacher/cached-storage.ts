@@ -64,8 +64,20 @@ class Entry implements EncodedItem {
     readonly bytes: number,
     readonly typeMeta: TypeMeta,
     readonly revision: number,
-    readonly view: ApiObject,
+    private readonly name: unknown,
+    private readonly namespace: unknown,
+    private readonly labels: Readonly<Record<string, string>> | undefined,
   ) {}
+
+  /**
+   * The metadata selectors read, as an object: made when a selector asks, since holding it would
+   * cost two objects per entry for the few lists and watches that select.
+   */
+  get view(): ApiObject {
+    return {
+      metadata: { name: this.name as string, namespace: this.namespace as string, labels: this.labels },
+    };
+  }
 }
 
 /** A collection as of one revision, for the pages of one paged list. */
@@ -253,16 +265,9 @@ export class CachedStorage implements Storage {
       if (known !== undefined) namespace = known;
       else if (this.namespaces.size < MAX_SHARED_STRINGS) this.namespaces.set(namespace, namespace);
     }
-    // Every view has the same three fields, present or not, so all share one shape.
-    const view = Object.freeze({
-      metadata: Object.freeze({
-        name: meta.name,
-        namespace,
-        labels: meta.labels === undefined ? undefined : Object.freeze({ ...meta.labels }),
-      }),
-    });
+    const labels = meta.labels === undefined ? undefined : Object.freeze({ ...meta.labels });
     const revision = Number(meta.resourceVersion ?? 0);
-    return new Entry(body, managedFields, rest, bytes, shared, revision, view as ApiObject);
+    return new Entry(body, managedFields, rest, bytes, shared, revision, meta.name, namespace, labels);
   }
 
   private apply(ev: WatchEvent): void {
