@@ -1,6 +1,7 @@
 // The work a load process does, described as plain data so it crosses into worker threads: each job
 // runs `concurrency` virtual clients over one connection pool and reports latencies in ms.
 
+import { setMaxListeners } from 'node:events';
 import { namingProfile } from '../../src/naming/profile.ts';
 import { type ApiClient, apiClient, frameSplitter, lineSplitter, type Protocol } from './http-client.ts';
 import type { Endpoint } from './target.ts';
@@ -279,6 +280,8 @@ export async function runJob(
       case 'watch': {
         // Every watcher checks that it sees the writer's sequence numbers without a gap.
         const abort = new AbortController();
+        // Every stream listens on the one signal.
+        setMaxListeners(job.watchers + 10, abort.signal);
         const streams: Promise<void>[] = [];
         let opening = job.watchers;
         let opened: () => void = () => {};

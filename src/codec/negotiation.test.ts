@@ -77,10 +77,13 @@ describe('negotiation', () => {
   });
 });
 
+/** The protobuf media type stock clients hard-code. */
+const UPSTREAM_PB = UPSTREAM_ALIASES.protobufMediaType;
+
 describe('negotiation with binary encodings', () => {
   const lookup = () => undefined;
   const pb = protobufSerializer('application/vnd.platform.protobuf', lookup);
-  const alias = protobufSerializer('application/vnd.kubernetes.protobuf', lookup);
+  const alias = protobufSerializer(UPSTREAM_PB, lookup);
   const codecs = (cbor: boolean): CodecSet => ({
     serializers: [JSON_SERIALIZER, YAML_SERIALIZER, pb, alias, ...(cbor ? [CBOR_SERIALIZER] : [])],
     advertised: [
@@ -93,10 +96,7 @@ describe('negotiation with binary encodings', () => {
   const o = (cbor: boolean) => ({ ...opts, codecs: codecs(cbor) });
 
   it('q-values and order pick among JSON, protobuf (either name) and CBOR', () => {
-    assert.equal(
-      negotiateOutput('application/vnd.kubernetes.protobuf,application/json', o(false)).serializer,
-      alias,
-    );
+    assert.equal(negotiateOutput(`${UPSTREAM_PB},application/json`, o(false)).serializer, alias);
     assert.equal(
       negotiateOutput('application/json;q=0.5, application/vnd.platform.protobuf', o(false)).serializer,
       pb,
@@ -112,8 +112,26 @@ describe('negotiation with binary encodings', () => {
     assert.equal(negotiateOutput('*/*', o(true)).serializer, JSON_SERIALIZER);
   });
 
+  it('kinds without protobuf messages: 406 or 415, and JSON when Accept falls back to it', () => {
+    const noProtobuf: CodecSet = {
+      serializers: [JSON_SERIALIZER, YAML_SERIALIZER],
+      advertised: ['application/json', 'application/yaml'],
+    };
+    const without = { ...opts, codecs: noProtobuf };
+    assert.throws(
+      () => negotiateOutput(UPSTREAM_PB, without),
+      (e: NotAcceptableError) =>
+        e.message === 'only the following media types are accepted: application/json, application/yaml',
+    );
+    assert.equal(negotiateOutput(`${UPSTREAM_PB}, application/json`, without).serializer, JSON_SERIALIZER);
+    assert.throws(
+      () => negotiateInput(UPSTREAM_PB, noProtobuf),
+      (e: UnsupportedMediaTypeError) => e.accepted.join(', ') === 'application/json, application/yaml',
+    );
+  });
+
   it('a Table is never protobuf: the clause is passed over for the fallback', () => {
-    const accept = `application/vnd.kubernetes.protobuf;as=Table;v=v1;g=${META},application/json`;
+    const accept = `${UPSTREAM_PB};as=Table;v=v1;g=${META},application/json`;
     const choice = negotiateOutput(accept, o(false));
     assert.equal(choice.serializer, JSON_SERIALIZER);
     assert.equal(choice.conversion, undefined);
@@ -132,7 +150,7 @@ describe('negotiation with binary encodings', () => {
         e.accepted.join(', ') === 'application/json, application/yaml, application/vnd.platform.protobuf',
     );
     assert.equal(negotiateInput('application/cbor', codecs(true)), CBOR_SERIALIZER);
-    assert.equal(negotiateInput('application/vnd.kubernetes.protobuf', codecs(false)), alias);
+    assert.equal(negotiateInput(UPSTREAM_PB, codecs(false)), alias);
     assert.equal(negotiateInput(undefined, codecs(true)), JSON_SERIALIZER);
   });
 

@@ -129,7 +129,7 @@ export const YAML_SERIALIZER: TextSerializer = {
   encode: (value) => yaml().stringify(sortKeys(value), { lineWidth: 0 }),
   decode(body) {
     try {
-      // YAML 1.2 core schema, with merge keys: what Kubernetes manifests are written in.
+      // YAML 1.2 core schema, with merge keys: what manifests are written in.
       return yaml().parse(body, { merge: true, uniqueKeys: false });
     } catch (err) {
       throw yamlError(err);

@@ -10,7 +10,7 @@ import { builtinKinds } from '../apis/index.ts';
 import { decodeCbor, encodeCbor } from '../codec/cbor/index.ts';
 import { decodeProtobuf, encodeMetaProtobuf, encodeProtobuf } from '../codec/protobuf/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
-import { namingProfile } from '../naming/profile.ts';
+import { namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import { startTestApiServer, type TestApiServer } from './testing/index.ts';
 
@@ -244,7 +244,7 @@ describe('binary encodings over HTTP', () => {
   });
 
   it('the upstream protobuf media type is accepted and answered in', async () => {
-    const upstream = 'application/vnd.kubernetes.protobuf';
+    const upstream = UPSTREAM_ALIASES.protobufMediaType;
     const k = kindOf('ConfigMap');
     const r = await t.call({
       method: 'POST',

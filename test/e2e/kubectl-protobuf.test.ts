@@ -1,9 +1,9 @@
-// Stock kubectl's `create` commands, which send their bodies in protobuf (Content-Type
-// application/vnd.kubernetes.protobuf, Accept protobuf then JSON); the stored objects are read back
-// in JSON.
+// Stock kubectl's `create` commands, which send their bodies in protobuf (Content-Type the upstream
+// protobuf media type, Accept protobuf then JSON); the stored objects are read back in JSON.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { UPSTREAM_ALIASES } from '../../src/naming/profile.ts';
 import { client } from '../../src/server/testing/http-client.ts';
 import { KUBECTLS, kubectl, startTestServer, type TestServer } from './lib/harness.ts';
 
@@ -31,7 +31,7 @@ for (const k of KUBECTLS.filter((x) => x.name === 'kubectl 1.35')) {
         '-v=8',
       );
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stderr, /Content-Type: application\/vnd\.kubernetes\.protobuf/);
+      assert.ok(r.stderr.includes(`Content-Type: ${UPSTREAM_ALIASES.protobufMediaType}`), r.stderr);
       assert.equal(r.stdout.trim(), 'configmap/settings created');
       const cm = await read('/api/v1/namespaces/default/configmaps/settings');
       assert.deepEqual(cm.data, { a: '1', b: 'two' });
