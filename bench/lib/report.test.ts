@@ -46,4 +46,54 @@ describe('report', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('keeps an HTTP/2 or protobuf run of a scenario beside its default run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      const put = (at: string, protocol: string, encoding: string, markdown: string) =>
+        writeResult(dir, 'watch', new Date(at), {
+          scenario: 'watch',
+          startedAt: at,
+          options: { backends: ['sqlite'], quick: false, protocol, encoding },
+          machine,
+          markdown,
+        });
+      put('2026-01-01T00:00:00.000Z', 'http1', 'json', '| json old |');
+      put('2026-01-02T00:00:00.000Z', 'http1', 'json', '| json |');
+      put('2026-01-03T00:00:00.000Z', 'http2', 'json', '| h2 |');
+      put('2026-01-04T00:00:00.000Z', 'http1', 'protobuf', '| pb |');
+      const text = renderReport(latestResults(dir));
+      assert.match(text, /^## watch$/m);
+      assert.match(text, /^## watch \(HTTP\/2\)$/m);
+      assert.match(text, /^## watch \(protobuf\)$/m);
+      for (const figure of ['| json |', '| h2 |', '| pb |']) assert.ok(text.includes(figure), figure);
+      assert.ok(!text.includes('| json old |'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the sections of the standing report that have no result here', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      writeResult(dir, 'list', new Date('2026-01-05T00:00:00.000Z'), {
+        scenario: 'list',
+        startedAt: '2026-01-05T00:00:00.000Z',
+        options: { backends: ['sqlite'], quick: false, protocol: 'http1' },
+        machine,
+        markdown: '| list new |',
+      });
+      const standing = renderReport([]).concat(
+        '## create\n\nRan 2025-12-01 on an old machine.\n\n| create old |\n\n## list\n\n| list old |\n',
+      );
+      const text = renderReport(latestResults(dir), standing);
+      assert.ok(text.includes('| create old |'), text);
+      assert.ok(text.includes('| list new |'));
+      assert.ok(!text.includes('| list old |'));
+      assert.ok(text.indexOf('## create') < text.indexOf('## list'));
+      assert.equal(renderReport(latestResults(dir), text), text, 'regenerating changes nothing');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -8,12 +8,22 @@ import { formatMachine, type MachineInfo } from './machine.ts';
 interface StoredResult {
   scenario: string;
   startedAt: string;
-  options?: { backends?: string[]; quick?: boolean; protocol?: string; kubeconfig?: string };
+  options?: {
+    backends?: string[];
+    quick?: boolean;
+    protocol?: string;
+    encoding?: string;
+    kubeconfig?: string;
+  };
   machine: MachineInfo;
   markdown?: string;
 }
 
-/** The newest full-size result per scenario (quick runs are smoke tests, not figures). */
+/**
+ * The newest full-size result per scenario and variant (protocol, watch encoding), so that an
+ * HTTP/2 or protobuf run sits beside the default one rather than replacing it; quick runs are smoke
+ * tests, not figures.
+ */
 export function latestResults(dir: string): StoredResult[] {
   let files: string[];
   try {
@@ -27,26 +37,45 @@ export function latestResults(dir: string): StoredResult[] {
   for (const f of files) {
     const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as StoredResult;
     if (r.options?.quick || r.markdown === undefined) continue;
-    latest.set(r.scenario, r);
+    latest.set(`${r.scenario} ${variantOf(r)}`, r);
   }
-  return [...latest.values()].sort((a, b) => a.scenario.localeCompare(b.scenario));
+  return [...latest.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, r]) => r);
 }
 
-export function renderReport(results: StoredResult[]): string {
-  const sections = results.map((r) => {
+/** How a run differs from the default (HTTP/1.1, JSON watch streams); empty for the default. */
+function variantOf(r: StoredResult): string {
+  const o = r.options ?? {};
+  return [o.protocol === 'http2' ? 'HTTP/2' : '', o.encoding === 'protobuf' ? 'protobuf' : '']
+    .filter((x) => x !== '')
+    .join(', ');
+}
+
+/**
+ * The report: a section per latest result, and every section of `previous` (the report as it
+ * stands) whose scenario has no result here, so that a run of some scenarios on one machine keeps
+ * the others' figures, each still dated by its own "Ran" line.
+ */
+export function renderReport(results: StoredResult[], previous = ''): string {
+  const sections = new Map<string, string>();
+  for (const [heading, text] of sectionsOf(previous)) sections.set(heading, text);
+  for (const r of results) {
     const o = r.options ?? {};
     const target = o.kubeconfig
       ? 'a server named by --kubeconfig'
       : `ours, backends: ${(o.backends ?? []).join(', ')}`;
-    return [
-      `## ${r.scenario}`,
-      '',
-      `Ran ${r.startedAt} on ${formatMachine(r.machine)}; ${target}; ${o.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1'}.`,
-      '',
-      (r.markdown ?? '').trim(),
-      '',
-    ].join('\n');
-  });
+    const heading = variantOf(r) === '' ? `## ${r.scenario}` : `## ${r.scenario} (${variantOf(r)})`;
+    sections.set(
+      heading,
+      [
+        heading,
+        '',
+        `Ran ${r.startedAt} on ${formatMachine(r.machine)}; ${target}; ${o.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1'}.`,
+        '',
+        (r.markdown ?? '').trim(),
+        '',
+      ].join('\n'),
+    );
+  }
   return [
     '# Benchmark report',
     '',
@@ -54,11 +83,28 @@ export function renderReport(results: StoredResult[]): string {
     'Figures are medians with (min–max) over repeated runs, measured on a shared machine; compare runs',
     'from the same machine only.',
     '',
-    ...sections,
+    ...[...sections.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, text]) => text),
   ].join('\n');
 }
 
+/** A report's sections by heading line, each with its text up to the next heading. */
+function sectionsOf(report: string): [string, string][] {
+  const out: [string, string][] = [];
+  const parts = report.split(/^(?=## )/m).slice(1);
+  for (const part of parts) {
+    const heading = part.slice(0, part.indexOf('\n') === -1 ? part.length : part.indexOf('\n'));
+    out.push([heading, `${part.trimEnd()}\n`]);
+  }
+  return out;
+}
+
 export function writeReport(resultsDir: string, reportPath: string): string {
-  writeFileSync(reportPath, renderReport(latestResults(resultsDir)));
+  let previous = '';
+  try {
+    previous = readFileSync(reportPath, 'utf8');
+  } catch {
+    // No report yet: every section comes from the results.
+  }
+  writeFileSync(reportPath, renderReport(latestResults(resultsDir), previous));
   return reportPath;
 }
