@@ -33,14 +33,8 @@ export function hasProtobufMagic(bytes: Uint8Array): boolean {
   );
 }
 
-/** Writes the magic and the Unknown header with `raw` into `w` (the caller's writer, for reuse). */
-export function writeEnvelope(
-  w: Writer,
-  type: TypeMeta,
-  raw: Uint8Array,
-  contentEncoding = '',
-  contentType = '',
-): void {
+/** Writes the magic, the Unknown's typeMeta, and the tag of its raw field (whose length comes next). */
+export function writeEnvelopeHeader(w: Writer, type: TypeMeta): void {
   w.raw(PROTOBUF_MAGIC);
   w.tag(1, WIRE_BYTES);
   const start = w.begin();
@@ -50,6 +44,17 @@ export function writeEnvelope(
   w.string(type.kind);
   w.finish(start);
   w.tag(2, WIRE_BYTES);
+}
+
+/** Writes the magic and the Unknown header with `raw` into `w` (the caller's writer, for reuse). */
+export function writeEnvelope(
+  w: Writer,
+  type: TypeMeta,
+  raw: Uint8Array,
+  contentEncoding = '',
+  contentType = '',
+): void {
+  writeEnvelopeHeader(w, type);
   w.bytes(raw);
   w.tag(3, WIRE_BYTES);
   w.string(contentEncoding);
@@ -69,15 +74,7 @@ export function encodeEnvelope(env: Partial<Envelope> & TypeMeta & { raw: Uint8A
  */
 export function envelopeHead(type: TypeMeta, rawLength: number): Buffer {
   const w = new Writer(64);
-  w.raw(PROTOBUF_MAGIC);
-  w.tag(1, WIRE_BYTES);
-  const start = w.begin();
-  w.tag(1, WIRE_BYTES);
-  w.string(type.apiVersion);
-  w.tag(2, WIRE_BYTES);
-  w.string(type.kind);
-  w.finish(start);
-  w.tag(2, WIRE_BYTES);
+  writeEnvelopeHeader(w, type);
   w.uvarint(rawLength);
   return w.finishBuffer();
 }

@@ -6,7 +6,13 @@ import type { ApiObject } from '../../machinery/object.ts';
 import type { KindSchema, SchemaNode } from '../../schema/types.ts';
 import { readMessage } from './decode.ts';
 import { writeMessage } from './encode.ts';
-import { decodeEnvelope, ENVELOPE_TAIL, envelopeHead, PROTOBUF_MAGIC, type TypeMeta } from './envelope.ts';
+import {
+  decodeEnvelope,
+  ENVELOPE_TAIL,
+  envelopeHead,
+  type TypeMeta,
+  writeEnvelopeHeader,
+} from './envelope.ts';
 import { ProtobufError } from './errors.ts';
 import { META_KINDS, META_MESSAGES, type MetaKind } from './meta-messages.ts';
 import { type Definitions, type MessagePlan, messagePlan } from './plan.ts';
@@ -64,15 +70,7 @@ function asRecord(obj: unknown, what: string): Record<string, unknown> {
 /** The magic, the Unknown header and the message written by `body`, in one buffer. */
 function enveloped(type: TypeMeta, body: (w: Writer) => void, sizeHint = 512): Buffer {
   const w = new Writer(sizeHint);
-  w.raw(PROTOBUF_MAGIC);
-  w.tag(1, WIRE_BYTES);
-  const head = w.begin();
-  w.tag(1, WIRE_BYTES);
-  w.string(type.apiVersion);
-  w.tag(2, WIRE_BYTES);
-  w.string(type.kind);
-  w.finish(head);
-  w.tag(2, WIRE_BYTES);
+  writeEnvelopeHeader(w, type);
   const raw = w.begin();
   body(w);
   w.finish(raw);
