@@ -20,7 +20,9 @@ export class WatchWriter {
   private pending: (string | Buffer)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = Number.NEGATIVE_INFINITY;
+  /** Whether the socket refused more and has not drained since. */
   private full = false;
+  private drainWaiters: (() => void)[] = [];
 
   constructor(
     private readonly out: EventSink,
@@ -53,7 +55,21 @@ export class WatchWriter {
       chunks.length === 1
         ? chunks[0]
         : Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
-    if (!this.out.write(chunk)) this.full = true;
+    if (!this.out.write(chunk) && !this.full) {
+      // Listened for at once: a flush from the timer happens while nobody awaits drained(), and a
+      // 'drain' heard by nobody would leave the stream waiting for one that never comes.
+      this.full = true;
+      const done = () => {
+        this.out.off('drain', done);
+        this.out.off('close', done);
+        this.full = false;
+        const waiters = this.drainWaiters;
+        this.drainWaiters = [];
+        for (const resolve of waiters) resolve();
+      };
+      this.out.once('drain', done);
+      this.out.once('close', done);
+    }
   }
 
   /**
@@ -63,16 +79,7 @@ export class WatchWriter {
    */
   drained(): Promise<void> {
     if (!this.full) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        this.out.off('drain', done);
-        this.out.off('close', done);
-        this.full = false;
-        resolve();
-      };
-      this.out.once('drain', done);
-      this.out.once('close', done);
-    });
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
   /** Stops the timer; call flush() first to send what is queued. */

@@ -1,0 +1,85 @@
+// The watch writer: an idle stream writes at once, a busy one gathers events into one write per
+// interval, and a full socket holds the stream back until it drains, whoever did the write.
+
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { describe, it } from 'node:test';
+import { type EventSink, WatchWriter } from './watch-writer.ts';
+
+/** A socket stand-in: records writes, and refuses more while `full` until drain() is called. */
+class FakeSink extends EventEmitter implements EventSink {
+  writes: string[] = [];
+  full = false;
+  writableEnded = false;
+  destroyed = false;
+
+  write(chunk: string | Buffer): boolean {
+    this.writes.push(String(chunk));
+    return !this.full;
+  }
+
+  drain(): void {
+    this.full = false;
+    this.emit('drain');
+  }
+}
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('watch writer', () => {
+  it('writes an idle stream at once and gathers a busy one into one write per interval', async () => {
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink, 30);
+    w.push('a\n');
+    assert.deepEqual(sink.writes, ['a\n']);
+    w.push('b\n');
+    w.push('c\n');
+    assert.deepEqual(sink.writes, ['a\n'], 'held back within the interval');
+    await tick(60);
+    assert.deepEqual(sink.writes, ['a\n', 'b\nc\n']);
+    w.close();
+  });
+
+  it('holds the stream while the socket is full, whoever wrote into it', async () => {
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink, 20);
+    w.push('a\n');
+    sink.full = true;
+    w.push('b\n'); // goes out from the timer, into a full socket
+    await tick(40);
+    assert.deepEqual(sink.writes, ['a\n', 'b\n']);
+    let drained = false;
+    const waiting = w.drained().then(() => {
+      drained = true;
+    });
+    await tick(5);
+    assert.equal(drained, false, 'the socket is still full');
+    sink.drain();
+    await waiting;
+    assert.equal(drained, true);
+    w.close();
+  });
+
+  it('does not wait for a drain that came while nobody was waiting', async () => {
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink, 20);
+    w.push('a\n');
+    sink.full = true;
+    w.push('b\n');
+    await tick(40); // the timed write fills the socket...
+    sink.drain(); // ...which drains before the stream asks
+    const outcome = await Promise.race([w.drained().then(() => 'drained'), tick(200).then(() => 'stuck')]);
+    assert.equal(outcome, 'drained');
+    w.close();
+  });
+
+  it('flush sends what is queued before the interval is up', () => {
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink, 1000);
+    w.push('a\n');
+    w.push('b\n');
+    w.flush();
+    assert.deepEqual(sink.writes, ['a\n', 'b\n']);
+    w.close();
+  });
+});
