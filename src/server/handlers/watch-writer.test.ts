@@ -73,6 +73,24 @@ describe('watch writer', () => {
     w.close();
   });
 
+  it('gathers for longer while many streams are open', async () => {
+    const others = Array.from({ length: 1000 }, () => new WatchWriter(new FakeSink()));
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink);
+    w.push('a\n');
+    w.push('b\n');
+    await tick(35);
+    assert.deepEqual(sink.writes, ['a\n'], 'a thousand streams: more than 20 ms');
+    await tick(40);
+    assert.deepEqual(sink.writes, ['a\n', 'b\n'], 'at most 50 ms');
+    for (const o of others) o.close();
+    w.push('c\n');
+    w.push('d\n');
+    await tick(35);
+    assert.deepEqual(sink.writes, ['a\n', 'b\n', 'c\n', 'd\n'], 'alone again: 20 ms');
+    w.close();
+  });
+
   it('flush sends what is queued before the interval is up', () => {
     const sink = new FakeSink();
     const w = new WatchWriter(sink, 1000);
