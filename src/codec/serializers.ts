@@ -83,7 +83,8 @@ export const JSON_SERIALIZER: TextSerializer = {
   },
 };
 
-function sortKeys(value: unknown): unknown {
+/** A copy of a JSON value with every object's keys in sorted order, as upstream's YAML writes them. */
+export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};

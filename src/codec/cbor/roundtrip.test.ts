@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { sortKeys } from '../serializers.ts';
 import { decodeCbor } from './decode.ts';
 import { encodeCbor } from './encode.ts';
 
@@ -39,16 +40,6 @@ const FIXTURES: Record<string, string> = {
     "lastTransitionTime":"2024-05-01T10:01:00Z","reason":"MinimumReplicasAvailable","message":"Deployment has minimum availability."}],
     "weights":[-1,0,0.5,-2.25,1e-7,123456.789,9007199254740991]}}`,
 };
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
-    return out;
-  }
-  return value;
-}
 
 describe('JSON value -> CBOR -> value', () => {
   for (const [kind, text] of Object.entries(FIXTURES)) {

@@ -17,46 +17,33 @@ import { partialMetadata } from './output.ts';
 import { WatchWriter } from './watch-writer.ts';
 
 /**
- * One JSON line per (event type, object), shared by every watcher that receives the same object.
- * Events from the watch cache carry the object's JSON body, and the line is spliced from those bytes
- * once per event however many clients watch; other events are encoded once per object.
+ * An event's encodings, each made once and shared by every watcher that receives it. Events from
+ * the watch cache keep theirs with the cached object (and a JSON line is spliced from its JSON
+ * body); other events keep theirs here, by object.
  */
-const encodedLines = new WeakMap<ApiObject, Map<string, string>>();
-function eventLine(ev: WireWatchEvent, typeMeta: string, lineIds: LineIds): string | Buffer {
-  const { type, encoded } = ev;
-  if (encoded !== undefined) {
-    return encoded.derived(lineIds[type], (body) =>
-      Buffer.concat([
-        Buffer.from(`{"type":${JSON.stringify(type)},"object":`),
-        withTypeMetaJson(typeMeta, body),
-        CLOSE_LINE,
-      ]),
-    );
+const uncachedForms = new WeakMap<ApiObject, Map<string, string | Buffer>>();
+function uncachedForm(object: ApiObject, id: string, make: () => string | Buffer): string | Buffer {
+  let forms = uncachedForms.get(object);
+  if (forms === undefined) {
+    forms = new Map();
+    uncachedForms.set(object, forms);
   }
-  const object = ev.object;
-  let byType = encodedLines.get(object);
-  if (byType === undefined) {
-    byType = new Map();
-    encodedLines.set(object, byType);
+  let form = forms.get(id);
+  if (form === undefined) {
+    form = make();
+    forms.set(id, form);
   }
-  let line = byType.get(type);
-  if (line === undefined) {
-    line = `${JSON.stringify({ type, object })}\n`;
-    byType.set(type, line);
-  }
-  return line;
+  return form;
 }
 
-const CLOSE_LINE = Buffer.from('}\n');
-
 /**
- * The names of a resource's event lines among an event's derived encodings, made once per watch:
- * they are looked up once per event per watcher, and a string built for each lookup costs its
- * building and its hashing every time.
+ * The names of one watch's event encodings, by event type, made once per watch: they are looked
+ * up once per event per watcher, and a string built for each lookup costs its building and its
+ * hashing every time.
  */
-type LineIds = Record<WireWatchEvent['type'], string>;
-function lineIdsFor(typeMeta: string): LineIds {
-  const id = (type: string) => `json ${type} ${typeMeta}`;
+type EventIds = Record<WireWatchEvent['type'], string>;
+function eventIdsFor(encoding: string): EventIds {
+  const id = (type: string) => `${encoding} ${type}`;
   return {
     ADDED: id('ADDED'),
     MODIFIED: id('MODIFIED'),
@@ -66,7 +53,21 @@ function lineIdsFor(typeMeta: string): LineIds {
   };
 }
 
-const binaryEvents = new WeakMap<ApiObject, Map<string, Buffer>>();
+/** One JSON line per event, `typeMeta` as typeMetaPrefix makes it for the watched resource. */
+function eventLine(ev: WireWatchEvent, typeMeta: string, ids: EventIds): string | Buffer {
+  const { type, encoded } = ev;
+  if (encoded === undefined)
+    return uncachedForm(ev.object, ids[type], () => `${JSON.stringify({ type, object: ev.object })}\n`);
+  return encoded.derived(ids[type], (body) =>
+    Buffer.concat([
+      Buffer.from(`{"type":${JSON.stringify(type)},"object":`),
+      withTypeMetaJson(typeMeta, body),
+      CLOSE_LINE,
+    ]),
+  );
+}
+
+const CLOSE_LINE = Buffer.from('}\n');
 
 /** The object with its kind and apiVersion, which a binary event's object carries. */
 function typed(object: ApiObject, kind: string, apiVersion: string): ApiObject {
@@ -74,30 +75,17 @@ function typed(object: ApiObject, kind: string, apiVersion: string): ApiObject {
   return { apiVersion, kind, ...object };
 }
 
-/**
- * One binary event per (encoding, event type, object), made once and shared by every watcher: from
- * the cached object's decoded form (decoded once per event), or from the object of an uncached event.
- */
+/** One binary event (protobuf frame, CBOR sequence item) per event, from its decoded object. */
 function binaryEvent(
   ev: WireWatchEvent,
   serializer: BinarySerializer,
+  ids: EventIds,
   kind: string,
   apiVersion: string,
-): Buffer {
-  const id = `${serializer.schemaless ? 'cbor' : 'protobuf'} ${ev.type}`;
+): string | Buffer {
   const make = () => serializer.watchEvent(ev.type, serializer.encode(typed(ev.object, kind, apiVersion)));
-  if (ev.encoded !== undefined) return ev.encoded.derived(id, make);
-  let byId = binaryEvents.get(ev.object);
-  if (byId === undefined) {
-    byId = new Map();
-    binaryEvents.set(ev.object, byId);
-  }
-  let bytes = byId.get(id);
-  if (bytes === undefined) {
-    bytes = make();
-    byId.set(id, bytes);
-  }
-  return bytes;
+  const id = ids[ev.type];
+  return ev.encoded === undefined ? uncachedForm(ev.object, id, make) : ev.encoded.derived(id, make);
 }
 
 export const watchHandler: ResourceHandler = async (ctx, env, t) => {
@@ -137,14 +125,16 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   const r = t.served.kind.resource;
   const apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
   const typeMeta = typeMetaPrefix(r.kind, apiVersion);
-  const lineIds = lineIdsFor(typeMeta);
+  const ids = eventIdsFor(
+    serializer.binary ? (serializer.schemaless ? 'cbor' : 'protobuf') : `json ${typeMeta}`,
+  );
   let headersSent = false;
   const render = (ev: WireWatchEvent): string | Buffer => {
     const { type } = ev;
     if (type === 'ERROR' || type === 'BOOKMARK' || choice.conversion === undefined) {
       return serializer.binary
-        ? binaryEvent(ev, serializer, r.kind, apiVersion)
-        : eventLine(ev, typeMeta, lineIds);
+        ? binaryEvent(ev, serializer, ids, r.kind, apiVersion)
+        : eventLine(ev, typeMeta, ids);
     }
     const object = ev.object;
     // Conversions are made per watcher (a Table's headers go with the first event only).
