@@ -10,8 +10,21 @@ import {
   type Http2Session,
 } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { DEFAULT_CIPHERS, type TLSSocket } from 'node:tls';
 import type { PeerCertificate } from '../auth/authn/types.ts';
+
+/**
+ * TLS 1.3 suites in the order a Go server prefers them on hardware with AES instructions: AES-128-GCM
+ * first. Go clients (kubectl, client-go) offer it first already; Node's and Python's clients lead
+ * with AES-256-GCM, which honouring the client's order would pick. AES-128 encrypts every byte of a
+ * list or a watch stream about 15% cheaper on both ends, and it is what kube-apiserver negotiates.
+ * TLS 1.2 keeps Node's defaults, which already start with the ECDHE AES-128-GCM suites.
+ */
+const TLS13_SUITES = ['TLS_AES_128_GCM_SHA256', 'TLS_CHACHA20_POLY1305_SHA256', 'TLS_AES_256_GCM_SHA384'];
+export const SERVER_CIPHERS = [
+  ...TLS13_SUITES,
+  ...DEFAULT_CIPHERS.split(':').filter((c) => !TLS13_SUITES.includes(c)),
+].join(':');
 
 export interface ListenerOptions {
   host: string;
@@ -40,6 +53,8 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
       requestCert: opts.clientCaPem !== undefined,
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
+      ciphers: SERVER_CIPHERS,
+      honorCipherOrder: true,
     },
     opts.onRequest,
   );
