@@ -171,12 +171,14 @@ export class KeyIndex {
     const sorted = [...entries].sort((a, b) =>
       a.key < b.key ? -1 : a.key > b.key ? 1 : a.revision - b.revision,
     );
-    // Derived data: no fsync of its own; the next durable log commit carries it to disk.
-    this.db.pragma('synchronous = NORMAL');
+    // Derived data: no fsync of its own; the next durable log commit carries it to disk. (A
+    // connection whose WAL is synced off the thread runs at NORMAL already; see wal-sync.ts.)
+    const full = this.db.pragma('synchronous', { simple: true }) === 2;
+    if (full) this.db.pragma('synchronous = NORMAL');
     try {
       this.writeEntries(sorted, through);
     } finally {
-      this.db.pragma('synchronous = FULL');
+      if (full) this.db.pragma('synchronous = FULL');
     }
     this.pending = [];
     this.overlay.clear();

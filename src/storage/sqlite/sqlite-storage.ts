@@ -1,6 +1,6 @@
 // The embedded default backend: the Storage contract on one SQLite file. Reads run directly on the
-// connection (they only ever see committed state, because a transaction runs start to finish in
-// one synchronous call); writes go through the group-commit batcher.
+// connection, bounded by the newest durable revision (a batch is committed before its sync to disk
+// finishes, and is not visible until then); writes go through the group-commit batcher.
 
 import type { ApiObject } from '../../machinery/object.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
@@ -39,6 +39,7 @@ import {
   type StoredRow,
   storedRevision,
 } from './schema.ts';
+import { type WalSync, walSyncFor } from './wal-sync.ts';
 import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteRequest } from './write-batcher.ts';
 
@@ -65,10 +66,12 @@ export class SqliteStorage implements Storage {
   private readonly compactor: Compactor;
   private readonly schedule: CompactionSchedule;
   private readonly hub: WatchHub;
+  private readonly walSync: WalSync | undefined;
   private closed = false;
 
   constructor(opts: SqliteStorageOptions) {
     this.db = openDatabase(opts.path);
+    this.walSync = walSyncFor(this.db, opts.path);
     this.stmts = prepareStatements(this.db);
     const revision = storedRevision(this.stmts);
     this.keys = new KeyIndex(this.db, this.stmts);
@@ -79,8 +82,13 @@ export class SqliteStorage implements Storage {
       compactedRevision: () => this.compactor.compactedRevision,
       progressNotifyIntervalMs: opts.progressNotifyIntervalMs ?? 5000,
     });
-    this.batcher = new WriteBatcher(this.db, this.stmts, this.keys, revision, (changes) =>
-      this.hub.publish(changes),
+    this.batcher = new WriteBatcher(
+      this.db,
+      this.stmts,
+      this.keys,
+      revision,
+      (changes) => this.hub.publish(changes),
+      this.walSync,
     );
     const onError =
       opts.onBackgroundError ?? ((err: Error) => console.error(`storage compaction: ${err.message}`));
@@ -106,8 +114,7 @@ export class SqliteStorage implements Storage {
 
   async get(key: string, opts: GetOptions = {}): Promise<ApiObject> {
     this.assertOpen();
-    const bound = this.readRevision(key, opts.at);
-    const row = this.liveRow(key, bound);
+    const row = this.liveRow(key, this.readRevision(key, opts.at));
     if (row === undefined) throw new KeyNotFoundError(key);
     return decodeValue(key, row.value, row.revision);
   }
@@ -240,12 +247,13 @@ export class SqliteStorage implements Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.schedule.stop();
-    this.batcher.close();
+    this.closed = true;
+    await this.batcher.close();
     this.hub.close();
     this.keys.flush();
-    this.closed = true;
     // Let a compaction batch in progress finish before the handle goes away.
     await this.compactor.compact(0);
+    this.walSync?.close();
     this.db.close();
   }
 
@@ -253,8 +261,11 @@ export class SqliteStorage implements Storage {
     return this.batcher.submit(request);
   }
 
-  /** The key's newest row at or below `atMost`, unless that row is a tombstone. */
-  private liveRow(key: string, atMost?: Revision): StoredRow | undefined {
+  /**
+   * The key's newest row at or below `atMost` (the newest durable one by default), unless that row
+   * is a tombstone.
+   */
+  private liveRow(key: string, atMost: Revision = this.batcher.currentRevision): StoredRow | undefined {
     const state = this.keys.state(key, atMost);
     if (state === undefined || state.deleted) return undefined;
     return this.stmts.rowAt.get(state.revision);

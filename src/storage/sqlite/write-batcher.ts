@@ -1,5 +1,7 @@
 // Group commit. Writes queue up during one turn of the event loop and are applied together in a
-// single durable transaction; each caller's promise settles only after that transaction committed.
+// single transaction; each caller's promise settles only after that transaction is on disk (see
+// wal-sync.ts), and only then does the batch become visible: its revisions count toward
+// currentRevision, reads bounded by it see them, and watchers hear of them.
 // Every write is a compare-and-swap against the key's newest revision, checked inside the
 // transaction, so a batch never needs locks and a lost race is reported, not applied.
 
@@ -7,6 +9,7 @@ import { KeyExistsError, KeyNotFoundError, UnavailableError } from '../errors.ts
 import type { Revision } from '../interface.ts';
 import type { KeyIndex } from './key-index.ts';
 import { type Db, INSERT_CHUNK, type Statements, type StoredRow } from './schema.ts';
+import type { WalSync } from './wal-sync.ts';
 
 export type WriteKind = 'create' | 'update' | 'delete';
 
@@ -40,8 +43,24 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
+/** A committed batch waiting for the disk. */
+interface Committed {
+  batch: Pending[];
+  results: (WriteOutcome | Error)[];
+  changes: CommittedChange[];
+  /** The newest revision the batch assigned. */
+  revision: Revision;
+}
+
 export class WriteBatcher {
   private queue: Pending[] = [];
+  /** The newest revision on disk and visible; `assigned` may be ahead while a sync runs. */
+  private durable: Revision;
+  private assigned: Revision;
+  /** Committed batches whose sync has not finished, oldest first. */
+  private unsynced: Committed[] = [];
+  /** Set when a sync failed: what was committed may not be on disk, so nothing more is taken. */
+  private failure: Error | undefined;
   /** Log rows of the batch being applied, not inserted yet (see insertRow). */
   private rowParams: unknown[] = [];
   private bufferedRows = 0;
@@ -56,18 +75,24 @@ export class WriteBatcher {
     db: Db,
     private readonly stmts: Statements,
     private readonly keys: KeyIndex,
-    private revision: Revision,
+    revision: Revision,
     private readonly onCommit: (changes: CommittedChange[]) => void,
+    /** Off-thread syncing of the WAL; without it every commit is durable when it returns. */
+    private readonly walSync?: WalSync,
   ) {
+    this.durable = revision;
+    this.assigned = revision;
     this.commitBatch = db.transaction((batch: Pending[]) => this.applyBatch(batch));
   }
 
+  /** The newest durable revision: what reads, lists and watches may see. */
   get currentRevision(): Revision {
-    return this.revision;
+    return this.durable;
   }
 
   submit(request: WriteRequest): Promise<WriteOutcome> {
     if (this.closed) return Promise.reject(new UnavailableError('storage is closed'));
+    if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
       if (!this.scheduled) {
@@ -84,32 +109,64 @@ export class WriteBatcher {
     if (this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
-    const before = this.revision;
+    const before = this.assigned;
     let outcome: ReturnType<typeof this.commitBatch>;
     try {
       outcome = this.commitBatch(batch);
     } catch (err) {
       // The transaction rolled back: nothing of this batch exists, so neither do its revisions.
-      this.keys.unrecord(this.revision - before);
-      this.revision = before;
+      this.keys.unrecord(this.assigned - before);
+      this.assigned = before;
       const failure = new UnavailableError(`storage write failed: ${(err as Error).message}`);
       for (const p of batch) p.reject(failure);
       return;
     }
-    for (let i = 0; i < batch.length; i++) {
-      const r = outcome.results[i];
-      if (r instanceof Error) batch[i].reject(r);
-      else batch[i].resolve(r);
+    const committed = { batch, ...outcome, revision: this.assigned };
+    if (this.walSync === undefined) {
+      this.release(committed);
+      return;
     }
-    if (outcome.changes.length > 0) {
-      this.keys.afterCommit();
-      this.onCommit(outcome.changes);
-    }
+    // Conflicts wait too: they were judged against revisions not visible yet, and a caller that
+    // retried at once would read the old state again.
+    this.unsynced.push(committed);
+    this.walSync.sync((err) => this.synced(err));
   }
 
-  close(): void {
+  /** Commits what is queued and waits until every committed batch is on disk and released. */
+  async close(): Promise<void> {
     this.flush();
     this.closed = true;
+    while (this.unsynced.length > 0) await new Promise((resolve) => this.walSync?.sync(resolve));
+  }
+
+  /**
+   * The sync asked for by the oldest unsynced batch finished: syncs answer in the order they were
+   * asked for, one per batch, so this is that batch's.
+   */
+  private synced(err: Error | null): void {
+    const c = this.unsynced.shift();
+    if (c === undefined) return;
+    if (err !== null) this.failure ??= new UnavailableError(`storage sync failed: ${err.message}`);
+    // After a failed sync nothing later is trusted either: Linux reports a lost write-back once.
+    if (this.failure !== undefined) {
+      for (const p of c.batch) p.reject(this.failure);
+      return;
+    }
+    this.release(c);
+  }
+
+  /** Makes a committed batch visible: its revisions, its callers' answers, its watch events. */
+  private release(c: Committed): void {
+    this.durable = c.revision;
+    for (let i = 0; i < c.batch.length; i++) {
+      const r = c.results[i];
+      if (r instanceof Error) c.batch[i].reject(r);
+      else c.batch[i].resolve(r);
+    }
+    if (c.changes.length > 0) {
+      this.keys.afterCommit();
+      this.onCommit(c.changes);
+    }
   }
 
   private applyBatch(batch: Pending[]): { results: (WriteOutcome | Error)[]; changes: CommittedChange[] } {
@@ -171,7 +228,7 @@ export class WriteBatcher {
       if (req.kind === 'delete' && !live) return new KeyNotFoundError(req.key);
       return { ok: false, conflict: true };
     }
-    const revision = ++this.revision;
+    const revision = ++this.assigned;
     const prev = latest?.revision ?? null;
     if (req.kind === 'delete') {
       this.insertRow(revision, req.key, latest!.created, prev, 1, latest!.value);
