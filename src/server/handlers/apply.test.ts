@@ -79,6 +79,28 @@ describe('server-side apply over HTTP', () => {
     assert.deepEqual(entries(obj(forced)), [['second', 'Apply', '', { 'f:data': { 'f:k': {} } }]]);
   });
 
+  it('managers applying their own fields at once all succeed, the first one creating', async () => {
+    const path = '/api/v1/namespaces/default/configmaps/apply-race';
+    const managers = 30;
+    const replies = await Promise.all(
+      Array.from({ length: managers }, (_, i) =>
+        apply(
+          path,
+          `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"apply-race"},"data":{"m${i}":"${i}"}}`,
+          `fieldManager=racer-${i}`,
+        ),
+      ),
+    );
+    assert.deepEqual(
+      replies.filter((r) => r.status !== 200 && r.status !== 201).map((r) => `${r.status} ${r.body}`),
+      [],
+    );
+    assert.equal(replies.filter((r) => r.status === 201).length, 1);
+    const stored = obj(await t.call({ path }));
+    assert.equal(Object.keys(stored.data ?? {}).length, managers);
+    assert.equal(stored.metadata.managedFields?.length, managers);
+  });
+
   it('a create by apply needs the name, and no uid', async () => {
     const noName = await apply(
       `${CM}/nameless`,

@@ -22,10 +22,9 @@ import { isPlainObject } from '../../patch/index.ts';
 import type { RequestContext } from '../context.ts';
 import { admitFor, type HandlerEnv, type Target } from './env.ts';
 import { fieldValidationOf } from './field-validation.ts';
+import { retryLostRace } from './lost-races.ts';
 import { writeOptionsOf } from './options.ts';
 import { respondObject } from './output.ts';
-
-const ATTEMPTS = 5;
 
 /** The configuration: a YAML (or JSON) mapping, 400 in upstream's words otherwise. */
 function decodeConfiguration(text: string): { config: Record<string, unknown>; duplicateLines: string[] } {
@@ -177,7 +176,7 @@ export async function applyPatch(
       return;
     } catch (err) {
       const raced = current === null ? isAlreadyExists(err) : isConflict(err);
-      if (!raced || attempt >= ATTEMPTS) throw err;
+      if (!raced || !retryLostRace(ctx, attempt)) throw err;
       ctx.warnings.length = 0;
     }
   }

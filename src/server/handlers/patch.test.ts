@@ -118,6 +118,27 @@ describe('PATCH over HTTP', () => {
     assert.equal(await stored('p'), before);
   });
 
+  it('patches racing on one object all succeed: a lost race is re-applied, not a 409', async () => {
+    await t.call({ method: 'POST', path: CM, body: '{"metadata":{"name":"race"}}' });
+    const writers = 40;
+    const replies = await Promise.all(
+      Array.from({ length: writers }, (_, i) =>
+        patch(
+          'race',
+          i % 2 === 0 ? 'merge-patch+json' : 'strategic-merge-patch+json',
+          `{"data":{"w${i}":"${i}"}}`,
+        ),
+      ),
+    );
+    const failed = replies.filter((r) => r.status !== 200);
+    assert.deepEqual(
+      failed.map((r) => `${r.status} ${r.body}`),
+      [],
+    );
+    const obj = JSON.parse(await stored('race')) as { data: Record<string, string> };
+    assert.deepEqual(Object.keys(obj.data).sort(), Array.from({ length: writers }, (_, i) => `w${i}`).sort());
+  });
+
   it('a patch of a missing object is 404', async () => {
     const r = await patch('missing', 'merge-patch+json', '{}');
     assert.equal(r.status, 404);

@@ -34,6 +34,7 @@ import { applyPatch } from './apply.ts';
 import { readBody } from './body.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
 import { compareSortedWalk, fieldValidationOf } from './field-validation.ts';
+import { retryLostRace } from './lost-races.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput, respondObject } from './output.ts';
 
@@ -44,7 +45,6 @@ const APPLY_PATCH = 'application/apply-patch+yaml';
 const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_PATCH, APPLY_PATCH];
 /** With CBOR on, server-side apply also takes a CBOR configuration. */
 const PATCH_TYPES_CBOR = [...PATCH_TYPES, APPLY_PATCH_CBOR_MEDIA_TYPE];
-const ATTEMPTS = 5;
 
 /** The patch body as JSON, 400 in upstream's words when it is not. */
 function parsePatch(text: string): unknown {
@@ -158,7 +158,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
       respondObject(ctx, t, 200, object, choice);
       return;
     } catch (err) {
-      if (!isConflict(err) || pinned || attempt >= ATTEMPTS) throw err;
+      if (!isConflict(err) || pinned || !retryLostRace(ctx, attempt)) throw err;
     }
   }
 };

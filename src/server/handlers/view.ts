@@ -17,10 +17,9 @@ import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
 import { decodeAs, readBody } from './body.ts';
 import { admitFor, type HandlerEnv, type Target } from './env.ts';
+import { retryLostRace } from './lost-races.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput } from './output.ts';
-
-const ATTEMPTS = 5;
 
 /** Writes `view` onto the stored object; without a resourceVersion, lost races are retried. */
 async function writeView(
@@ -56,7 +55,8 @@ async function writeView(
       });
       return view.read(object);
     } catch (err) {
-      if (!isConflict(err) || (requested !== undefined && requested !== '') || attempt >= ATTEMPTS) throw err;
+      if (!isConflict(err) || (requested !== undefined && requested !== '') || !retryLostRace(ctx, attempt))
+        throw err;
     }
   }
 }
