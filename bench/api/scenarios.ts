@@ -9,12 +9,17 @@ import { renderTable } from '../lib/table.ts';
 import { apiClient } from './http-client.ts';
 import { cmPath, configMap, type Job, type JobResult } from './jobs.ts';
 import { merge, percentile, runInWorker, shares } from './load.ts';
-import { endpointFromKubeconfig, rssMiB, startOwnServer, type Target } from './target.ts';
+import { endpointFromKubeconfig, rssMiB, startCeiling, startOwnServer, type Target } from './target.ts';
 
 const SIZE = 1024;
 /** Seconds of idle samples the memory scenario takes its settled figure from. */
 const SETTLE_SECONDS = 60;
 const WORKERS = 2;
+/**
+ * The watch scenario's objects: the writer keeps one write in flight on each, up to this many at
+ * once, and every watcher watches their namespace.
+ */
+const TICKERS = Array.from({ length: 16 }, (_, i) => `ticker-${i}`);
 
 interface Sizes {
   runs: number;
@@ -84,6 +89,29 @@ async function forEachTarget<T>(
     }
   }
   return out;
+}
+
+/** What the ceiling rows are, for the notes under the tables. */
+const CEILING_NOTE =
+  'The ceiling is a server that only sends, through the same TLS listener and watch writer, what the scenario must receive (bench/api/ceiling-main.ts): no server does better on this machine with this load generator.';
+
+/**
+ * Beside our server, the same measurement against the ceiling, so that the figures can be read
+ * against what this machine and load generator allow (not when driving another server).
+ */
+async function addCeiling<T>(
+  ctx: ScenarioContext,
+  results: { label: string; value: T }[],
+  measure: (t: Target) => Promise<T>,
+): Promise<void> {
+  if (ctx.kubeconfig !== undefined) return;
+  const ceiling = await startCeiling();
+  try {
+    ctx.log(`${ceiling.label}: running`);
+    results.push({ label: ceiling.label, value: await measure(ceiling) });
+  } finally {
+    await ceiling.stop();
+  }
 }
 
 /** A fresh namespace per run, so runs and scenarios never see each other's objects. */
@@ -341,38 +369,43 @@ ${ratios}.
   };
 }
 
+/** The list runs against one server: per size and kind of list, the figures of its runs. */
+async function measureList(t: Target, ctx: ScenarioContext) {
+  const s = sizes(ctx);
+  const out: Record<string, { latencyMs: Summary; mibPerSecond: Summary }> = {};
+  for (const n of s.listSizes) {
+    const ns = await namespace(t, ctx, `list${n}`);
+    ctx.log(`populating ${n} objects`);
+    await populate(t, ctx, [ns], n, 'l');
+    for (const [name, query, page] of [
+      ['unset', '', undefined],
+      ['rv=0', '?resourceVersion=0', undefined],
+      ['paged 500', '', 500],
+    ] as const) {
+      const runs: JobResult[] = [];
+      for (let run = 0; run < s.runs; run++) {
+        runs.push(
+          await runInWorker(t.endpoint, ctx.protocol, {
+            kind: 'list',
+            path: `${cmPath(ns)}${query}`,
+            repeats: 1,
+            pageSize: page,
+          }),
+        );
+      }
+      out[`${n} objects, ${name}`] = {
+        latencyMs: summarize(runs.map((r) => r.latencies[0])),
+        mibPerSecond: summarize(runs.map((r) => r.bytes / 1048576 / (r.latencies[0] / 1000))),
+      };
+    }
+  }
+  return out;
+}
+
 async function listScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   const s = sizes(ctx);
-  const results = await forEachTarget(ctx, async (t) => {
-    const out: Record<string, { latencyMs: Summary; mibPerSecond: Summary }> = {};
-    for (const n of s.listSizes) {
-      const ns = await namespace(t, ctx, `list${n}`);
-      ctx.log(`populating ${n} objects`);
-      await populate(t, ctx, [ns], n, 'l');
-      for (const [name, query, page] of [
-        ['unset', '', undefined],
-        ['rv=0', '?resourceVersion=0', undefined],
-        ['paged 500', '', 500],
-      ] as const) {
-        const runs: JobResult[] = [];
-        for (let run = 0; run < s.runs; run++) {
-          runs.push(
-            await runInWorker(t.endpoint, ctx.protocol, {
-              kind: 'list',
-              path: `${cmPath(ns)}${query}`,
-              repeats: 1,
-              pageSize: page,
-            }),
-          );
-        }
-        out[`${n} objects, ${name}`] = {
-          latencyMs: summarize(runs.map((r) => r.latencies[0])),
-          mibPerSecond: summarize(runs.map((r) => r.bytes / 1048576 / (r.latencies[0] / 1000))),
-        };
-      }
-    }
-    return out;
-  });
+  const results = await forEachTarget(ctx, (t) => measureList(t, ctx));
+  await addCeiling(ctx, results, (t) => measureList(t, ctx));
   const rows = results.flatMap(({ label, value }) =>
     Object.entries(value).map(([what, x]) => [
       label,
@@ -383,69 +416,82 @@ async function listScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   );
   return {
     results,
-    markdown: `${renderTable({ headers: ['server', 'list', 'latency', 'throughput'], rows, align: ['left', 'left', 'right', 'right'] })}\n\nMedian (min–max) of ${s.runs} runs.\n`,
+    markdown: `${renderTable({ headers: ['server', 'list', 'latency', 'throughput'], rows, align: ['left', 'left', 'right', 'right'] })}\n\nMedian (min–max) of ${s.runs} runs. ${CEILING_NOTE}\n`,
   };
+}
+
+interface WatchFigures {
+  p50: Summary;
+  p99: Summary;
+  delivered: number;
+  dropped: number;
+}
+
+/** The watch runs against one server: per number of watchers, the figures of its runs. */
+async function measureWatch(t: Target, ctx: ScenarioContext, perSecond: number) {
+  const s = sizes(ctx);
+  const out: Record<number, WatchFigures> = {};
+  for (const watchers of s.watchers) {
+    const runs: JobResult[] = [];
+    for (let run = 0; run < s.runs; run++) {
+      const ns = await namespace(t, ctx, 'watch');
+      const c = apiClient(t.endpoint, ctx.protocol);
+      for (const name of TICKERS) await c.request('POST', cmPath(ns), configMap(name, SIZE));
+      c.close();
+      const parts = shares(watchers, WORKERS);
+      let opening = parts.length;
+      let open: () => void = () => {};
+      const allOpen = new Promise<void>((r) => {
+        open = r;
+      });
+      const watching = parts.map((n) =>
+        runInWorker(
+          t.endpoint,
+          ctx.protocol,
+          {
+            kind: 'watch',
+            namespace: ns,
+            watchers: n,
+            durationMs: s.watchMs + 1000,
+            encoding: ctx.encoding,
+          },
+          () => {
+            if (--opening === 0) open();
+          },
+        ),
+      );
+      // The writer starts once every watch is open, and a moment later.
+      await allOpen;
+      await new Promise((r) => setTimeout(r, ctx.quick ? 300 : 1000));
+      const writer = runInWorker(t.endpoint, ctx.protocol, {
+        kind: 'write',
+        namespace: ns,
+        names: TICKERS,
+        perSecond,
+        durationMs: s.watchMs - 500,
+      });
+      const [w, ...seen] = await Promise.all([writer, ...watching]);
+      const m = merge(seen);
+      // Events a watcher never got at all count as dropped too.
+      const expected = w.ok * watchers;
+      runs.push({ ...m, dropped: m.dropped + Math.max(0, expected - m.ok - m.dropped) });
+    }
+    out[watchers] = {
+      p50: summarize(runs.map((r) => percentile(r.latencies, 50))),
+      p99: summarize(runs.map((r) => percentile(r.latencies, 99))),
+      delivered: runs.reduce((a, r) => a + r.ok, 0),
+      dropped: runs.reduce((a, r) => a + r.dropped, 0),
+    };
+  }
+  return out;
 }
 
 async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   const s = sizes(ctx);
   const perSecond = ctx.quick ? 20 : 200;
-  const results = await forEachTarget(ctx, async (t) => {
-    const out: Record<number, { p50: Summary; p99: Summary; delivered: number; dropped: number }> = {};
-    for (const watchers of s.watchers) {
-      const runs: JobResult[] = [];
-      for (let run = 0; run < s.runs; run++) {
-        const ns = await namespace(t, ctx, 'watch');
-        const c = apiClient(t.endpoint, ctx.protocol);
-        await c.request('POST', cmPath(ns), configMap('ticker', SIZE));
-        c.close();
-        const parts = shares(watchers, WORKERS);
-        let opening = parts.length;
-        let open: () => void = () => {};
-        const allOpen = new Promise<void>((r) => {
-          open = r;
-        });
-        const watching = parts.map((n) =>
-          runInWorker(
-            t.endpoint,
-            ctx.protocol,
-            {
-              kind: 'watch',
-              namespace: ns,
-              name: 'ticker',
-              watchers: n,
-              durationMs: s.watchMs + 1000,
-              encoding: ctx.encoding,
-            },
-            () => {
-              if (--opening === 0) open();
-            },
-          ),
-        );
-        // The writer starts once every watch is open, and a moment later.
-        await allOpen;
-        await new Promise((r) => setTimeout(r, ctx.quick ? 300 : 1000));
-        const writer = runInWorker(t.endpoint, ctx.protocol, {
-          kind: 'write',
-          object: [ns, 'ticker'],
-          perSecond,
-          durationMs: s.watchMs - 500,
-        });
-        const [w, ...seen] = await Promise.all([writer, ...watching]);
-        const m = merge(seen);
-        // Events a watcher never got at all count as dropped too.
-        const expected = w.ok * watchers;
-        runs.push({ ...m, dropped: m.dropped + Math.max(0, expected - m.ok - m.dropped) });
-      }
-      out[watchers] = {
-        p50: summarize(runs.map((r) => percentile(r.latencies, 50))),
-        p99: summarize(runs.map((r) => percentile(r.latencies, 99))),
-        delivered: runs.reduce((a, r) => a + r.ok, 0),
-        dropped: runs.reduce((a, r) => a + r.dropped, 0),
-      };
-    }
-    return out;
-  });
+  const results = await forEachTarget(ctx, (t) => measureWatch(t, ctx, perSecond));
+  // The ceiling's watch streams are JSON lines only.
+  if (ctx.encoding === 'json') await addCeiling(ctx, results, (t) => measureWatch(t, ctx, perSecond));
   const rows = results.flatMap(({ label, value }) =>
     Object.entries(value).map(([n, x]) => [
       label,
@@ -462,7 +508,7 @@ async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
       headers: ['server', 'case', 'delivery p50', 'delivery p99', 'events delivered', 'dropped'],
       rows,
       align: ['left', 'left', 'right', 'right', 'right', 'right'],
-    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.runs} runs.\n`,
+    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.runs} runs. ${CEILING_NOTE}\n`,
   };
 }
 

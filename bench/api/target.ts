@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { componentName, namingProfile } from '../../src/naming/profile.ts';
 import { freePort, PROGRAM, readyz } from '../lib/program.ts';
@@ -100,7 +101,9 @@ export async function startOwnServer(backend: BackendName, extraFlags: string[] 
     flags.push('--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`);
   }
   const port = await freePort();
-  const child = spawn(process.execPath, [PROGRAM, ...flags, '--secure-port', String(port)], {
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the server under load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, PROGRAM, ...flags, '--secure-port', String(port)], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
@@ -133,4 +136,37 @@ export async function startOwnServer(backend: BackendName, extraFlags: string[] 
 export function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m === null ? Number.NaN : Number(m[1]) / 1024;
+}
+
+/**
+ * The ceiling (ceiling-main.ts) in its own process: what the machine and the load generator allow a
+ * server that does nothing but send over TLS what the list and watch scenarios must receive.
+ */
+export async function startCeiling(): Promise<Target> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ceiling-'));
+  const port = await freePort();
+  const main = fileURLToPath(new URL('./ceiling-main.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', main, String(port), dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((res, rej) => {
+      child.stdout?.once('data', () => res());
+      child.once('exit', (code) => rej(new Error(`fan-out ceiling exited with ${code}`)));
+    });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    endpoint: { url: `https://127.0.0.1:${port}`, ca: readFileSync(join(dir, 'ca.crt'), 'utf8') },
+    pid: child.pid,
+    label: 'ceiling: TLS and nothing else',
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
