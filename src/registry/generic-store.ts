@@ -37,8 +37,10 @@ import type {
   Revision,
   Storage,
   WatchEvent,
+  WatchSink,
 } from '../storage/interface.ts';
 import { checkPreconditions } from '../storage/preconditions.ts';
+import { IterationPump } from '../storage/watch-queue.ts';
 import { finalizersForPolicy, type PropagationPolicy } from './deletion-propagation.ts';
 import type { ResourceInfo } from './resource.ts';
 import { fromStorageError } from './storage-errors.ts';
@@ -107,8 +109,11 @@ export interface WireWatchEvent {
   revision?: number;
 }
 
+/** A watch in wire events: iterated, or handed to a sink (see WatchStream). */
 export interface WireWatch extends AsyncIterable<WireWatchEvent> {
   stop(): void;
+  attach(sink: WatchSink<WireWatchEvent>, onEnd: (error?: unknown) => void): void;
+  resume(): void;
 }
 
 export interface ListRequest {
@@ -639,6 +644,8 @@ export class GenericStore {
     };
     return {
       stop: () => stream.stop(),
+      attach: (sink, onEnd) => stream.attach((ev) => sink(toWire(ev)), onEnd),
+      resume: () => stream.resume(),
       // A plain iterator rather than an async generator: it runs once per event per watcher, and
       // a generator costs several promises a step.
       [Symbol.asyncIterator]() {
@@ -668,11 +675,16 @@ export class GenericStore {
     let inner: WireWatch | undefined;
     let stopped = false;
     const self = this;
+    const pump = new IterationPump<WireWatchEvent>();
     return {
       stop() {
         stopped = true;
         inner?.stop();
       },
+      attach(sink, onEnd) {
+        pump.start(this, sink, onEnd);
+      },
+      resume: () => pump.resume(),
       async *[Symbol.asyncIterator]() {
         let from: Revision;
         if (req.sendInitialEvents) {

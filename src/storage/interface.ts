@@ -129,9 +129,24 @@ export interface WatchOptions {
   progressNotify?: boolean;
 }
 
+/** Takes a watch's events synchronously; false when it can take no more until resumed. */
+export type WatchSink<E = WatchEvent> = (event: E) => boolean;
+
+/**
+ * A watch's events, read either by iteration or through a sink (one or the other). A sink costs no
+ * promise per event, which counts when one change goes out to a thousand watchers.
+ */
 export interface WatchStream extends AsyncIterable<WatchEvent> {
   /** Ends the stream; iteration finishes after events already queued. Idempotent. */
   stop(): void;
+  /**
+   * Hands every event to `sink` as it comes. Events it cannot take wait in the stream, counting
+   * toward a slow watcher's backlog, until resume(); `onEnd` runs once, when the stream has ended
+   * and the sink has had everything (with the error, for a stream that failed rather than ended).
+   */
+  attach(sink: WatchSink, onEnd: (error?: unknown) => void): void;
+  /** The sink can take events again. */
+  resume(): void;
 }
 
 export interface Storage {

@@ -1,8 +1,9 @@
-// A push-to-pull bridge: backends push events as they happen, the consumer pulls them with
-// `for await`. Also holds the predicate rule shared by every backend.
+// The queue between a watch's source and its consumer: backends push events as they happen, and
+// the consumer either pulls them with `for await` or attaches a sink that is handed each event in
+// the same synchronous step as its push. Also holds the predicate rule shared by every backend.
 
 import type { ApiObject } from '../machinery/object.ts';
-import type { Predicate, WatchEvent, WatchEventType, WatchStream } from './interface.ts';
+import type { Predicate, WatchEvent, WatchEventType, WatchSink, WatchStream } from './interface.ts';
 
 export class WatchQueue implements WatchStream {
   private readonly buffer: WatchEvent[] = [];
@@ -10,6 +11,10 @@ export class WatchQueue implements WatchStream {
   private waiter: ((r: IteratorResult<WatchEvent>) => void) | null = null;
   private ended = false;
   private readonly onStop: () => void;
+  private sink: WatchSink | undefined;
+  private onEnd: (() => void) | undefined;
+  /** The sink said it can take no more; events wait in the buffer until resume(). */
+  private paused = false;
 
   constructor(onStop: () => void = () => {}) {
     this.onStop = onStop;
@@ -26,6 +31,11 @@ export class WatchQueue implements WatchStream {
 
   push(event: WatchEvent): void {
     if (this.ended) return;
+    if (this.sink !== undefined) {
+      if (this.paused || this.head < this.buffer.length) this.buffer.push(event);
+      else this.hand(event);
+      return;
+    }
     if (this.waiter !== null) {
       const resolve = this.waiter;
       this.waiter = null;
@@ -46,9 +56,53 @@ export class WatchQueue implements WatchStream {
     this.finish();
   }
 
+  attach(sink: WatchSink, onEnd: () => void): void {
+    if (this.sink !== undefined) throw new Error('a watch takes one sink');
+    this.sink = sink;
+    this.onEnd = onEnd;
+    this.resume();
+  }
+
+  resume(): void {
+    if (this.sink === undefined) return;
+    this.paused = false;
+    while (!this.paused && this.head < this.buffer.length) {
+      const event = this.buffer[this.head++];
+      this.compact();
+      this.hand(event);
+    }
+    this.endIfDrained();
+  }
+
+  /** Gives the sink one event; a sink that throws ends the watch rather than the caller's loop. */
+  private hand(event: WatchEvent): void {
+    try {
+      if (!(this.sink as WatchSink)(event)) this.paused = true;
+    } catch {
+      this.buffer.length = 0;
+      this.head = 0;
+      this.finish();
+    }
+  }
+
+  private endIfDrained(): void {
+    if (!this.ended || this.head < this.buffer.length || this.onEnd === undefined) return;
+    const onEnd = this.onEnd;
+    this.onEnd = undefined;
+    onEnd();
+  }
+
+  private compact(): void {
+    if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+      this.buffer.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
+    this.endIfDrained();
     if (this.waiter !== null && this.head >= this.buffer.length) {
       const resolve = this.waiter;
       this.waiter = null;
@@ -60,10 +114,7 @@ export class WatchQueue implements WatchStream {
   private next(): Promise<IteratorResult<WatchEvent>> {
     if (this.head < this.buffer.length) {
       const value = this.buffer[this.head++];
-      if (this.head > 1024 && this.head * 2 > this.buffer.length) {
-        this.buffer.splice(0, this.head);
-        this.head = 0;
-      }
+      this.compact();
       return Promise.resolve({ value, done: false });
     }
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
@@ -80,6 +131,35 @@ export class WatchQueue implements WatchStream {
         return Promise.resolve({ value: undefined, done: true });
       },
     };
+  }
+}
+
+/**
+ * Feeds a stream that is only iterated (a watch assembled from a list and a live watch, say) to a
+ * sink: takes an event, hands it over, and while the sink is full waits for resume(). `onEnd` hears
+ * the iteration's error, if it failed.
+ */
+export class IterationPump<E> {
+  private resumed: (() => void) | undefined;
+
+  start(events: AsyncIterable<E>, sink: WatchSink<E>, onEnd: (error?: unknown) => void): void {
+    void (async () => {
+      let failure: unknown;
+      try {
+        for await (const ev of events) {
+          if (!sink(ev)) await new Promise<void>((resolve) => (this.resumed = resolve));
+        }
+      } catch (err) {
+        failure = err;
+      }
+      onEnd(failure);
+    })();
+  }
+
+  resume(): void {
+    const resumed = this.resumed;
+    this.resumed = undefined;
+    resumed?.();
   }
 }
 

@@ -37,7 +37,7 @@ export class WatchWriter {
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = Number.NEGATIVE_INFINITY;
   /** Whether the socket refused more and has not drained since. */
-  private full = false;
+  private isFull = false;
   private drainWaiters: (() => void)[] = [];
 
   private closed = false;
@@ -76,14 +76,14 @@ export class WatchWriter {
       chunks.length === 1
         ? chunks[0]
         : Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
-    if (!this.out.write(chunk) && !this.full) {
+    if (!this.out.write(chunk) && !this.isFull) {
       // Listened for at once: a flush from the timer happens while nobody awaits drained(), and a
       // 'drain' heard by nobody would leave the stream waiting for one that never comes.
-      this.full = true;
+      this.isFull = true;
       const done = () => {
         this.out.off('drain', done);
         this.out.off('close', done);
-        this.full = false;
+        this.isFull = false;
         const waiters = this.drainWaiters;
         this.drainWaiters = [];
         for (const resolve of waiters) resolve();
@@ -93,13 +93,18 @@ export class WatchWriter {
     }
   }
 
+  /** Whether the socket refused more: the caller should wait for drained() before pushing on. */
+  get full(): boolean {
+    return this.isFull;
+  }
+
   /**
    * Resolves when the client has taken what was written (at once unless the socket is full): a
    * client that reads slowly leaves events in the watch's bounded queue, where the watch cache
    * notices and cuts it off, instead of in unbounded socket buffers.
    */
   drained(): Promise<void> {
-    if (!this.full) return Promise.resolve();
+    if (!this.isFull) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 

@@ -167,16 +167,32 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   // client would resume past events it never received.
   let reached = p.revision ?? 0;
   const out = new WatchWriter(ctx.res);
-  try {
-    for await (const ev of watch) {
-      if (ctx.res.writableEnded || ctx.res.destroyed) break;
-      out.push(render(ev));
-      await out.drained();
-      if (ev.type !== 'ERROR') {
-        const revision = ev.revision ?? Number(ev.object.metadata?.resourceVersion ?? 0);
-        reached = Math.max(reached, revision);
-      }
+  // Events arrive through a sink, in the step that produced them: no promise per event per watcher.
+  // While the socket is full, they wait in the watch (where the watch cache sees a slow watcher).
+  const deliver = (ev: WireWatchEvent): boolean => {
+    if (ctx.res.writableEnded || ctx.res.destroyed) {
+      watch.stop();
+      return false;
     }
+    out.push(render(ev));
+    if (ev.type !== 'ERROR') {
+      const revision = ev.revision ?? Number(ev.object.metadata?.resourceVersion ?? 0);
+      reached = Math.max(reached, revision);
+    }
+    if (out.full) {
+      void out.drained().then(() => watch.resume());
+      return false;
+    }
+    return true;
+  };
+  try {
+    const failure = await new Promise<unknown>((resolve) => {
+      // A client that left never drains its socket: its watch ends with the response, not with
+      // the events still waiting for it.
+      ctx.res.once('close', () => resolve(undefined));
+      watch.attach(deliver, resolve);
+    });
+    if (failure !== undefined) throw failure;
     if (timedOut && p.allowBookmarks && reached > 0 && !ctx.res.writableEnded) {
       const bookmark = { kind: r.kind, apiVersion, metadata: { resourceVersion: String(reached) } };
       out.push(render({ type: 'BOOKMARK', object: bookmark }));
