@@ -24,6 +24,9 @@ const objects = new Map<string, Ticker>();
 /** Each namespace's objects as JSON by name in creation order, and its list body while unchanged. */
 const items = new Map<string, Map<string, string>>();
 const listBodies = new Map<string, Buffer>();
+const itemArrays = new Map<string, string[]>();
+/** Bodies go out in pieces of this size, as our server writes lists (one huge write is slower). */
+const PIECE = 1 << 20;
 
 function remember(namespace: string, name: string, o: Ticker): void {
   let byName = items.get(namespace);
@@ -33,6 +36,7 @@ function remember(namespace: string, name: string, o: Ticker): void {
   }
   byName.set(name, JSON.stringify(o));
   listBodies.delete(namespace);
+  itemArrays.delete(namespace);
 }
 
 function listBody(namespace: string, from: number, limit: number): Buffer {
@@ -40,7 +44,12 @@ function listBody(namespace: string, from: number, limit: number): Buffer {
   const whole = from === 0 && limit >= byName.size;
   const cached = whole ? listBodies.get(namespace) : undefined;
   if (cached !== undefined) return cached;
-  const page = [...byName.values()].slice(from, from + limit);
+  let all = itemArrays.get(namespace);
+  if (all === undefined) {
+    all = [...byName.values()];
+    itemArrays.set(namespace, all);
+  }
+  const page = all.slice(from, from + limit);
   const next = from + page.length;
   const metadata = {
     resourceVersion: String(revision),
@@ -124,7 +133,11 @@ async function handle(req: Http2ServerRequest, res: Http2ServerResponse): Promis
     const from = Number(url.searchParams.get('continue') ?? 0);
     const body = listBody(namespace, from, limit > 0 ? limit : Number.POSITIVE_INFINITY);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-    res.end(body);
+    for (let at = 0; at < body.length; at += PIECE) {
+      if (!res.write(body.subarray(at, at + PIECE)))
+        await new Promise((resolve) => res.once('drain', resolve));
+    }
+    res.end();
     return;
   }
   if (req.method === 'POST') {
