@@ -63,7 +63,8 @@ export function openDatabase(path: string): Db {
   // checkpoints, each with its own fsyncs, and pages rewritten by many commits (B-tree interior
   // pages, the key index) are copied to the database once per checkpoint.
   db.pragma('wal_autocheckpoint = 2000');
-  // FULL: a commit is on disk (WAL fsynced) before we acknowledge the write.
+  // FULL: a commit is on disk (WAL fsynced) before it returns. A file database then hands the sync
+  // to the thread pool and runs at NORMAL (wal-sync.ts); the write is acknowledged after it either way.
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   // 16 MiB of page cache: the watch cache in front serves reads of current objects, so this holds
