@@ -80,18 +80,18 @@ describe('write batcher with off-thread syncing', () => {
     db.close();
   });
 
-  it('releases batches in commit order, and a conflict waits for the batch it lost to', async () => {
+  it('writes made while a sync runs commit together after it, and a conflict waits for its sync', async () => {
     const { db, batcher, sync, published } = setup();
     const first = batcher.submit(create('/a'));
     await settled(first);
-    // Judged against revision 1, which is committed but not yet synced.
     const second = batcher.submit({ kind: 'update', key: '/a', value: '{"k":"a2"}', expect: 1 });
     const stale = batcher.submit({ kind: 'update', key: '/a', value: '{"k":"a3"}', expect: 0 });
     await settled(second);
-    assert.equal(sync.requested.length, 2);
+    assert.equal(sync.requested.length, 1, 'nothing more is committed while the first sync runs');
 
     sync.finish();
     await first;
+    assert.equal(sync.requested.length, 1, 'the gathered writes committed as one batch');
     assert.equal(await settled(second), false, 'the second batch waits for its own sync');
     assert.equal(batcher.currentRevision, 1);
     sync.finish();
@@ -117,9 +117,9 @@ describe('write batcher with off-thread syncing', () => {
       assert.match(err.message, /storage sync failed: EIO/);
       return true;
     });
-    // The next sync succeeds, but the earlier loss means nothing after it is trusted.
-    sync.finish();
+    // Gathered behind the failed sync, it is refused without being committed.
     await assert.rejects(queuedBehind, UnavailableError);
+    assert.equal(sync.requested.length, 0);
     await assert.rejects(batcher.submit(create('/c')), UnavailableError);
     assert.equal(batcher.currentRevision, 0);
     assert.equal(published.length, 0);
