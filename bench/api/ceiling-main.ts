@@ -20,49 +20,56 @@ interface Ticker {
 }
 
 let revision = 1;
-const objects = new Map<string, Ticker>();
-/** Each namespace's objects as JSON by name in creation order, and its list body while unchanged. */
-const items = new Map<string, Map<string, string>>();
-const listBodies = new Map<string, Buffer>();
-const itemArrays = new Map<string, string[]>();
+
+/** A namespace's objects in creation order, its watchers, and its list's parts while unchanged. */
+interface Collection {
+  objects: Map<string, Ticker>;
+  watchers: Set<WatchWriter>;
+  /** The objects' JSON, for pages. */
+  items?: string[];
+  /** The whole list's body. */
+  body?: Buffer;
+}
+const collections = new Map<string, Collection>();
+
+function collection(namespace: string): Collection {
+  let c = collections.get(namespace);
+  if (c === undefined) {
+    c = { objects: new Map(), watchers: new Set() };
+    collections.set(namespace, c);
+  }
+  return c;
+}
+
 /** Bodies go out in pieces of this size, as our server writes lists (one huge write is slower). */
 const PIECE = 1 << 20;
 
-function remember(namespace: string, name: string, o: Ticker): void {
-  let byName = items.get(namespace);
-  if (byName === undefined) {
-    byName = new Map();
-    items.set(namespace, byName);
-  }
-  byName.set(name, JSON.stringify(o));
-  listBodies.delete(namespace);
-  itemArrays.delete(namespace);
+function store(c: Collection, name: string, o: Ticker): void {
+  c.objects.set(name, o);
+  c.items = undefined;
+  c.body = undefined;
 }
 
-function listBody(namespace: string, from: number, limit: number): Buffer {
-  const byName = items.get(namespace) ?? new Map<string, string>();
-  const whole = from === 0 && limit >= byName.size;
-  const cached = whole ? listBodies.get(namespace) : undefined;
-  if (cached !== undefined) return cached;
-  let all = itemArrays.get(namespace);
-  if (all === undefined) {
-    all = [...byName.values()];
-    itemArrays.set(namespace, all);
-  }
-  const page = all.slice(from, from + limit);
+function listBody(c: Collection, from: number, limit: number): Buffer {
+  const whole = from === 0 && limit >= c.objects.size;
+  if (whole && c.body !== undefined) return c.body;
+  c.items ??= [...c.objects.values()].map((o) => JSON.stringify(o));
+  const page = c.items.slice(from, from + limit);
   const next = from + page.length;
   const metadata = {
     resourceVersion: String(revision),
-    ...(next < byName.size ? { continue: String(next) } : {}),
+    ...(next < c.items.length ? { continue: String(next) } : {}),
   };
   const body = Buffer.from(
     `{"kind":"ConfigMapList","apiVersion":"v1","metadata":${JSON.stringify(metadata)},"items":[${page.join(',')}]}`,
   );
-  if (whole) listBodies.set(namespace, body);
+  if (whole) c.body = body;
   return body;
 }
 
-const watchers = new Set<WatchWriter>();
+/** A watch event's line, with the kind and apiVersion a watch event's object carries. */
+const eventLine = (type: 'ADDED' | 'MODIFIED', o: Ticker) =>
+  `${JSON.stringify({ type, object: { kind: 'ConfigMap', apiVersion: 'v1', ...o } })}\n`;
 
 function json(res: Http2ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -113,25 +120,22 @@ async function handle(req: Http2ServerRequest, res: Http2ServerResponse): Promis
   const m = /^\/api\/v1\/namespaces\/([^/]+)\/configmaps(?:\/([^/]+))?$/.exec(url.pathname);
   if (m === null) return json(res, 404, { kind: 'Status', code: 404 });
   const [, namespace, name] = m;
+  const c = collection(namespace);
   if (req.method === 'GET' && url.searchParams.get('watch') === 'true') {
     res.writeHead(200, { 'content-type': 'application/json' });
     const out = new WatchWriter(res);
-    watchers.add(out);
+    c.watchers.add(out);
     res.on('close', () => {
-      watchers.delete(out);
+      c.watchers.delete(out);
       out.close();
     });
-    for (const [key, o] of objects)
-      if (key.startsWith(`${namespace}/`))
-        out.push(
-          `${JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', ...o } })}\n`,
-        );
+    for (const o of c.objects.values()) out.push(eventLine('ADDED', o));
     return;
   }
   if (req.method === 'GET' && name === undefined) {
     const limit = Number(url.searchParams.get('limit') ?? 0);
     const from = Number(url.searchParams.get('continue') ?? 0);
-    const body = listBody(namespace, from, limit > 0 ? limit : Number.POSITIVE_INFINITY);
+    const body = listBody(c, from, limit > 0 ? limit : Number.POSITIVE_INFINITY);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
     for (let at = 0; at < body.length; at += PIECE) {
       if (!res.write(body.subarray(at, at + PIECE)))
@@ -143,22 +147,18 @@ async function handle(req: Http2ServerRequest, res: Http2ServerResponse): Promis
   if (req.method === 'POST') {
     const body = (await readBody(req)) as { metadata: { name: string }; data: Record<string, string> };
     const o = stored(body.metadata.name, namespace, body.data);
-    objects.set(`${namespace}/${body.metadata.name}`, o);
-    remember(namespace, body.metadata.name, o);
+    store(c, body.metadata.name, o);
     return json(res, 201, o);
   }
   if (req.method === 'PATCH' && name !== undefined) {
     const patch = (await readBody(req)) as { data: Record<string, string> };
-    const before = objects.get(`${namespace}/${name}`);
+    const before = c.objects.get(name);
     if (before === undefined) return json(res, 404, { kind: 'Status', code: 404 });
     const o = stored(name, namespace, { ...before.data, ...patch.data });
-    objects.set(`${namespace}/${name}`, o);
-    remember(namespace, name, o);
+    store(c, name, o);
     // One encoding of the event, shared by every watcher, as the real server does.
-    const line = Buffer.from(
-      `${JSON.stringify({ type: 'MODIFIED', object: { kind: 'ConfigMap', apiVersion: 'v1', ...o } })}\n`,
-    );
-    for (const w of watchers) w.push(line);
+    const line = Buffer.from(eventLine('MODIFIED', o));
+    for (const w of c.watchers) w.push(line);
     return json(res, 200, o);
   }
   json(res, 405, { kind: 'Status', code: 405 });
@@ -166,7 +166,7 @@ async function handle(req: Http2ServerRequest, res: Http2ServerResponse): Promis
 
 const pki = await ensurePki({
   dir,
-  caName: 'fanout-ceiling-ca',
+  caName: 'bench-ceiling-ca',
   hosts: ['127.0.0.1'],
   adminUser: 'x',
   adminGroups: [],

@@ -63,10 +63,19 @@ const QUICK: Sizes = {
   memoryObjects: 100,
 };
 
-/** Each target in turn: ours on each backend asked for, or the one the kubeconfig names. */
+/** What the ceiling rows are, for the notes under the tables. */
+const CEILING_NOTE =
+  'The ceiling is a server that only sends, through the same TLS listener and watch writer, what the scenario must receive (bench/api/ceiling-main.ts): no server does better on this machine with this load generator.';
+
+/**
+ * Each target in turn: ours on each backend asked for, or the one the kubeconfig names. With
+ * `withCeiling`, our server is followed by the ceiling, so that its figures can be read against
+ * what this machine and load generator allow (not when driving another server).
+ */
 async function forEachTarget<T>(
   ctx: ScenarioContext,
   fn: (t: Target) => Promise<T>,
+  withCeiling = false,
 ): Promise<{ label: string; value: T }[]> {
   const out: { label: string; value: T }[] = [];
   const targets: (() => Promise<Target>)[] = ctx.kubeconfig
@@ -78,7 +87,7 @@ async function forEachTarget<T>(
           stop: async () => {},
         }),
       ]
-    : ctx.backends.map((b) => () => startOwnServer(b));
+    : [...ctx.backends.map((b) => () => startOwnServer(b)), ...(withCeiling ? [startCeiling] : [])];
   for (const open of targets) {
     const target = await open();
     try {
@@ -89,29 +98,6 @@ async function forEachTarget<T>(
     }
   }
   return out;
-}
-
-/** What the ceiling rows are, for the notes under the tables. */
-const CEILING_NOTE =
-  'The ceiling is a server that only sends, through the same TLS listener and watch writer, what the scenario must receive (bench/api/ceiling-main.ts): no server does better on this machine with this load generator.';
-
-/**
- * Beside our server, the same measurement against the ceiling, so that the figures can be read
- * against what this machine and load generator allow (not when driving another server).
- */
-async function addCeiling<T>(
-  ctx: ScenarioContext,
-  results: { label: string; value: T }[],
-  measure: (t: Target) => Promise<T>,
-): Promise<void> {
-  if (ctx.kubeconfig !== undefined) return;
-  const ceiling = await startCeiling();
-  try {
-    ctx.log(`${ceiling.label}: running`);
-    results.push({ label: ceiling.label, value: await measure(ceiling) });
-  } finally {
-    await ceiling.stop();
-  }
 }
 
 /** A fresh namespace per run, so runs and scenarios never see each other's objects. */
@@ -404,8 +390,7 @@ async function measureList(t: Target, ctx: ScenarioContext) {
 
 async function listScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   const s = sizes(ctx);
-  const results = await forEachTarget(ctx, (t) => measureList(t, ctx));
-  await addCeiling(ctx, results, (t) => measureList(t, ctx));
+  const results = await forEachTarget(ctx, (t) => measureList(t, ctx), true);
   const rows = results.flatMap(({ label, value }) =>
     Object.entries(value).map(([what, x]) => [
       label,
@@ -489,9 +474,8 @@ async function measureWatch(t: Target, ctx: ScenarioContext, perSecond: number) 
 async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   const s = sizes(ctx);
   const perSecond = ctx.quick ? 20 : 200;
-  const results = await forEachTarget(ctx, (t) => measureWatch(t, ctx, perSecond));
   // The ceiling's watch streams are JSON lines only.
-  if (ctx.encoding === 'json') await addCeiling(ctx, results, (t) => measureWatch(t, ctx, perSecond));
+  const results = await forEachTarget(ctx, (t) => measureWatch(t, ctx, perSecond), ctx.encoding === 'json');
   const rows = results.flatMap(({ label, value }) =>
     Object.entries(value).map(([n, x]) => [
       label,

@@ -21,7 +21,7 @@ import type { PeerCertificate } from '../auth/authn/types.ts';
  * TLS 1.2 keeps Node's defaults, which already start with the ECDHE AES-128-GCM suites.
  */
 const TLS13_SUITES = ['TLS_AES_128_GCM_SHA256', 'TLS_CHACHA20_POLY1305_SHA256', 'TLS_AES_256_GCM_SHA384'];
-export const SERVER_CIPHERS = [
+const SERVER_CIPHERS = [
   ...TLS13_SUITES,
   ...DEFAULT_CIPHERS.split(':').filter((c) => !TLS13_SUITES.includes(c)),
 ].join(':');
