@@ -101,10 +101,11 @@ export async function startOwnServer(backend: BackendName, extraFlags: string[] 
     flags.push('--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`);
   }
   const port = await freePort();
-  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the server under load.
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the server under load;
+  // BENCH_SERVER_STDOUT=1 shows what such flags print (--trace-gc).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
   const child = spawn(process.execPath, [...nodeArgs, PROGRAM, ...flags, '--secure-port', String(port)], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   try {
     await waitReady(child, port);

@@ -28,7 +28,7 @@ import {
   successStatus,
 } from '../machinery/status.ts';
 import { generateName, validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/names.ts';
-import { type EncodedItem, EncodedObject } from '../storage/encoded.ts';
+import { type EncodedItem, EncodedObject, type EncodedRun } from '../storage/encoded.ts';
 import { isStorageError, KeyExistsError, KeyNotFoundError } from '../storage/errors.ts';
 import type {
   Preconditions,
@@ -131,6 +131,8 @@ export interface ListObject {
   readonly items: ApiObject[];
   /** The items as JSON bodies (no kind or apiVersion, as list items are written), from the watch cache. */
   encoded?: readonly EncodedItem[];
+  /** The same, as a JSON writer takes them (runs of items may come already joined). */
+  runs?: readonly EncodedRun[];
 }
 
 export interface UpdateResult {
@@ -235,7 +237,8 @@ export class GenericStore {
           return items;
         },
       };
-      // Not enumerable: encoders that write the list itself (YAML, pretty JSON) must not see it.
+      // Not enumerable: encoders that write the list itself (YAML, pretty JSON) must not see them.
+      Object.defineProperty(list, 'runs', { value: res.runs ?? encoded, enumerable: false });
       return Object.defineProperty(list, 'encoded', { value: encoded, enumerable: false });
     } catch (err) {
       throw fromStorageError(err, this.groupResource, '');

@@ -5,11 +5,8 @@
 // which is exactly how a list item is written on the wire; a single object or a watch event puts
 // kind and apiVersion back in front.
 //
-// A body is a JS string, not a Buffer: V8 keeps ASCII text at one byte a character inside its own
-// heap, which it compacts, while a small Buffer is a slice of a shared 8 KiB slab that stays alive
-// as long as any slice of it does, so long-lived bodies cut between short-lived allocations pinned
-// whole slabs (measured: 7.8 KB resident per 1.4 KB object on etcd, where gRPC allocates from the
-// same pool).
+// Where the body's bytes live is the holder's business (the cache packs neighbours' bodies into
+// shared blocks, cacher/ordered-entries.ts); consumers read them through EncodedItem.
 
 import type { ApiObject } from '../machinery/object.ts';
 
@@ -19,80 +16,47 @@ export interface TypeMeta {
   apiVersion?: string;
 }
 
-/**
- * An object at rest in memory: its body and TypeMeta, and its resourceVersion as a number. The
- * body's text is `body`, or, for an object with managedFields, `body + shared + rest`: the
- * managedFields' JSON is one string shared by every object whose entries are the same (objects
- * written by one client in one second), as much as a third of a small object.
- */
+/** An object at rest in memory: its body's JSON, its TypeMeta, and its resourceVersion as a number. */
 export interface EncodedItem {
-  readonly body: string;
-  readonly shared?: string;
-  readonly rest?: string;
-  /** The whole body's length in UTF-8 bytes (equal to its length in characters when it is ASCII). */
+  /** The body's length in UTF-8 bytes. */
   readonly bytes: number;
   readonly typeMeta: TypeMeta;
   readonly revision: number;
-}
-
-/** The parts of an encoded body, for EncodedItem. */
-export type BodyParts = Pick<EncodedItem, 'body' | 'shared' | 'rest' | 'bytes'>;
-
-/** Stands in for managedFields while the rest of the object is encoded. */
-const MARK = '\u0000managedFields\u0000';
-const MARK_JSON = JSON.stringify(MARK);
-
-/**
- * A copy of a piece of a longer string that does not keep the longer one alive (V8 represents a
- * slice as a view of its parent).
- */
-function detached(text: string, ascii: boolean): string {
-  return ascii ? Buffer.from(text, 'latin1').toString('latin1') : Buffer.from(text).toString();
+  /** The body's JSON text. */
+  text(): string;
+  /** Copies the body's bytes into `target` at `offset`; answers the bytes written (`bytes`). */
+  copyTo(target: Buffer, offset: number): number;
 }
 
 /**
- * Splits an object into its TypeMeta and the JSON of everything else; `share` hands back one
- * string for equal managedFields texts.
+ * Consecutive items of a list already joined as the list writes them: their bodies separated by
+ * commas, with no comma before the first or after the last.
  */
-export function encodeBody(
-  obj: ApiObject,
-  share?: (managedFieldsJson: string) => string,
-): BodyParts & { typeMeta: TypeMeta } {
+export interface JoinedItems {
+  readonly joined: Buffer;
+  readonly count: number;
+}
+
+/** A cache-served list as its writer takes it: items one by one, or runs already joined. */
+export type EncodedRun = EncodedItem | JoinedItems;
+
+export function isJoined(run: EncodedRun): run is JoinedItems {
+  return (run as Partial<JoinedItems>).joined !== undefined;
+}
+
+/** Splits an object into its TypeMeta and the JSON of everything else. */
+export function encodeBody(obj: ApiObject): { text: string; bytes: number; typeMeta: TypeMeta } {
   const { kind, apiVersion, ...rest } = obj;
   const typeMeta: TypeMeta = {};
   if (typeof kind === 'string') typeMeta.kind = kind;
   if (typeof apiVersion === 'string') typeMeta.apiVersion = apiVersion;
-  const meta = rest.metadata;
-  const managed = meta?.managedFields;
-  if (share !== undefined && meta !== undefined && Array.isArray(managed) && managed.length > 0) {
-    const text = JSON.stringify({ ...rest, metadata: { ...meta, managedFields: MARK } });
-    const at = text.indexOf(MARK_JSON);
-    // Only where the mark is unambiguous: a user's string could hold the same characters.
-    if (at !== -1 && text.lastIndexOf(MARK_JSON) === at) {
-      const shared = share(JSON.stringify(managed));
-      const bytes = Buffer.byteLength(text) - MARK_JSON.length + Buffer.byteLength(shared);
-      const ascii = bytes === text.length - MARK_JSON.length + shared.length;
-      return {
-        body: detached(text.slice(0, at), ascii),
-        shared,
-        rest: detached(text.slice(at + MARK_JSON.length), ascii),
-        bytes,
-        typeMeta,
-      };
-    }
-  }
-  const body = JSON.stringify(rest);
-  return { body, bytes: Buffer.byteLength(body), typeMeta };
-}
-
-/** The whole body's JSON text. */
-export function bodyText(item: BodyParts): string {
-  return item.shared === undefined ? item.body : item.body + item.shared + (item.rest ?? '');
+  const text = JSON.stringify(rest);
+  return { text, bytes: Buffer.byteLength(text), typeMeta };
 }
 
 /** The object back from its body: a fresh, private copy. */
-export function decodeBody(item: BodyParts & { typeMeta: TypeMeta }): ApiObject {
-  const rest = JSON.parse(bodyText(item)) as ApiObject;
+export function decodeBody(item: EncodedItem): ApiObject {
+  const rest = JSON.parse(item.text()) as ApiObject;
   const { typeMeta } = item;
   if (typeMeta.kind === undefined && typeMeta.apiVersion === undefined) return rest;
   return { ...typeMeta, ...rest };
@@ -107,18 +71,6 @@ export function withTypeMetaJson(prefix: string, body: string): Buffer {
   // An empty body `{}` takes no separating comma.
   if (body.length === 2) return Buffer.from(`${prefix}}`);
   return Buffer.from(`${prefix},${body.slice(1)}`);
-}
-
-/** Copies a body into `target` at `offset` as UTF-8; answers the bytes written. */
-export function writeBody(item: BodyParts, target: Buffer, offset: number): number {
-  const { body, shared, rest } = item;
-  const length = body.length + (shared?.length ?? 0) + (rest?.length ?? 0);
-  // ASCII (nearly every object) copies byte for byte; anything else is encoded.
-  const encoding = item.bytes === length ? 'latin1' : 'utf8';
-  let at = offset + target.write(body, offset, encoding);
-  if (shared !== undefined) at += target.write(shared, at, encoding);
-  if (rest !== undefined) at += target.write(rest, at, encoding);
-  return at - offset;
 }
 
 /** `{"kind":"K","apiVersion":"V"` for withTypeMetaJson. */
@@ -146,9 +98,9 @@ export class EncodedObject {
 
   constructor(private readonly item: EncodedItem) {}
 
-  /** The whole body's JSON text. */
+  /** The body's JSON text. */
   get body(): string {
-    return bodyText(this.item);
+    return this.item.text();
   }
 
   get revision(): number {

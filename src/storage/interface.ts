@@ -6,7 +6,7 @@
 // bigint would cost an allocation per comparison on the hot path for no practical range.
 
 import type { ApiObject } from '../machinery/object.ts';
-import type { EncodedItem, EncodedObject } from './encoded.ts';
+import type { EncodedItem, EncodedObject, EncodedRun } from './encoded.ts';
 
 export type Revision = number;
 
@@ -62,6 +62,8 @@ export interface ListResult {
    * what a JSON response writes without decoding or re-encoding anything.
    */
   encoded?: readonly EncodedItem[];
+  /** `encoded` as a JSON writer takes it: runs of consecutive items may come already joined. */
+  runs?: readonly EncodedRun[];
   /** The revision the list was read at: every item is as of this revision. */
   revision: Revision;
   /** Token for the next page; absent when the list is complete. */

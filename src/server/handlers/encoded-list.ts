@@ -1,11 +1,12 @@
-// A JSON list written from the watch cache's text: the list's head, then each item's JSON body as
-// the cache holds it, comma-separated, copied into pieces of about a megabyte, waiting for the
-// socket between pieces. Nothing is decoded or encoded per item, and memory for the response stays
-// at one piece however long the list. The bytes are those JSON.stringify gives for the same list.
+// A JSON list written from the watch cache's bytes: the list's head, then the items' JSON bodies as
+// the cache holds them, comma-separated (whole blocks of them come already joined), copied into
+// pieces of about a megabyte, waiting for the socket between pieces. Nothing is decoded or encoded
+// per item, and memory for the response stays at one piece however long the list. The bytes are
+// those JSON.stringify gives for the same list.
 
 import type { Writable } from 'node:stream';
 import type { ListObject } from '../../registry/generic-store.ts';
-import { type EncodedItem, writeBody } from '../../storage/encoded.ts';
+import { type EncodedRun, isJoined } from '../../storage/encoded.ts';
 import type { RequestContext } from '../context.ts';
 import { acceptsGzip, gzipStream, sendWarnings } from '../respond.ts';
 
@@ -32,15 +33,15 @@ function drained(out: Writable): Promise<void> {
 export async function writeEncodedList(
   ctx: RequestContext,
   list: ListObject,
-  items: readonly EncodedItem[],
+  runs: readonly EncodedRun[],
 ): Promise<void> {
   if (ctx.res.headersSent) return;
   sendWarnings(ctx);
   const { apiVersion, kind, metadata } = list;
   const head = Buffer.from(`${JSON.stringify({ apiVersion, kind, metadata }).slice(0, -1)},"items":[`);
   const tail = Buffer.from(']}\n');
-  let length = head.length + tail.length + Math.max(0, items.length - 1);
-  for (const item of items) length += item.bytes;
+  let length = head.length + tail.length + Math.max(0, runs.length - 1);
+  for (const run of runs) length += isJoined(run) ? run.joined.length : run.bytes;
   const headers: Record<string, string | number> = {
     'content-type': 'application/json',
     'cache-control': 'no-cache, private',
@@ -61,7 +62,8 @@ export async function writeEncodedList(
   const out: Writable = zipped ? gzipStream() : ctx.res;
   if (zipped) (out as ReturnType<typeof gzipStream>).pipe(ctx.res);
   const gone = () => ctx.res.destroyed || out.destroyed;
-  // Items are copied into pieces of PIECE_BYTES (a larger item gets a piece of its own size).
+  // Runs are copied into pieces of PIECE_BYTES: a joined run spans as many as it needs, an item
+  // larger than a piece gets one of its own size.
   let piece = takePiece(head.length);
   let used = head.copy(piece, 0);
   const send = async () => {
@@ -72,16 +74,31 @@ export async function writeEncodedList(
     // The piece is reused once the socket is done with it.
     if (!out.write(chunk, () => givePiece(full))) await drained(out);
   };
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    const need = item.bytes + 1;
-    if (used + need > piece.length) {
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i];
+    if (i > 0) {
+      if (used === piece.length) await send();
+      piece[used++] = COMMA;
+    }
+    if (isJoined(run)) {
+      const { joined } = run;
+      for (let from = 0; from < joined.length; ) {
+        if (used === piece.length) {
+          await send();
+          if (gone()) return;
+        }
+        const n = joined.copy(piece, used, from);
+        used += n;
+        from += n;
+      }
+      continue;
+    }
+    if (used + run.bytes > piece.length) {
       if (used > 0) await send();
       if (gone()) return;
-      if (need > piece.length) piece = Buffer.allocUnsafe(need);
+      if (run.bytes > piece.length) piece = Buffer.allocUnsafe(run.bytes);
     }
-    if (i > 0) piece[used++] = COMMA;
-    used += writeBody(item, piece, used);
+    used += run.copyTo(piece, used);
   }
   if (used + tail.length > piece.length) await send();
   used += tail.copy(piece, used);
@@ -111,8 +128,8 @@ export function canWriteEncoded(
   ctx: RequestContext,
   list: ListObject,
 ): list is ListObject & {
-  encoded: readonly EncodedItem[];
+  runs: readonly EncodedRun[];
 } {
   const pretty = ctx.query.get('pretty');
-  return list.encoded !== undefined && pretty !== 'true' && pretty !== '1';
+  return list.runs !== undefined && pretty !== 'true' && pretty !== '1';
 }

@@ -94,7 +94,7 @@ export async function respondList(
     return;
   }
   if (choice.serializer === JSON_SERIALIZER && canWriteEncoded(ctx, list)) {
-    await writeEncodedList(ctx, list, list.encoded);
+    await writeEncodedList(ctx, list, list.runs);
     return;
   }
   writeEncoded(ctx, 200, list, choice.serializer);

@@ -9,7 +9,7 @@
 
 import type { ApiObject } from '../../machinery/object.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
-import { decodeBody, type EncodedItem, EncodedObject, encodeBody, type TypeMeta } from '../encoded.ts';
+import { decodeBody, EncodedObject, type EncodedRun, encodeBody, type TypeMeta } from '../encoded.ts';
 import { KeyNotFoundError, TooLargeResourceVersionError } from '../errors.ts';
 import type {
   DeleteOptions,
@@ -27,7 +27,8 @@ import type {
 } from '../interface.ts';
 import { storageKeyOf } from '../value-codec.ts';
 import { prefixEnd, selectedEventType, WatchQueue } from '../watch-queue.ts';
-import { SortedKeys } from './sorted-keys.ts';
+import { Entry } from './entry.ts';
+import { lowerBound, OrderedEntries } from './ordered-entries.ts';
 
 export interface CacheOptions {
   /** Events kept for replay (older watches go to the backend). */
@@ -50,36 +51,6 @@ export interface CacheOptions {
   snapshotTtlMs?: number;
 }
 
-/**
- * One current object: its JSON body, and the few metadata fields selectors read (name, namespace,
- * labels), decoded, so that most selections need no decoding.
- */
-class Entry implements EncodedItem {
-  // A class, so that every entry has one shape: entries made by spreading an object literal each got
-  // a hidden class of their own, about 300 bytes apiece.
-  constructor(
-    readonly body: string,
-    readonly shared: string | undefined,
-    readonly rest: string | undefined,
-    readonly bytes: number,
-    readonly typeMeta: TypeMeta,
-    readonly revision: number,
-    private readonly name: unknown,
-    private readonly namespace: unknown,
-    private readonly labels: Readonly<Record<string, string>> | undefined,
-  ) {}
-
-  /**
-   * The metadata selectors read, as an object: made when a selector asks, since holding it would
-   * cost two objects per entry for the few lists and watches that select.
-   */
-  get view(): ApiObject {
-    return {
-      metadata: { name: this.name as string, namespace: this.namespace as string, labels: this.labels },
-    };
-  }
-}
-
 /** A collection as of one revision, for the pages of one paged list. */
 interface Snapshot {
   revision: Revision;
@@ -88,7 +59,7 @@ interface Snapshot {
   expires: number;
 }
 
-/** Distinct managedFields texts (and namespace names) remembered for sharing between entries. */
+/** Distinct namespace names remembered for sharing between entries. */
 const MAX_SHARED_STRINGS = 4096;
 
 /** How long a read "not older than" a future revision waits for it before answering 504. */
@@ -138,8 +109,15 @@ function encodedEvent(type: WatchEvent['type'], encoded: EncodedObject, revision
   };
 }
 
-/** A list whose items are decoded on first access; `encoded` serves writers of JSON. */
-function encodedList(entries: Entry[], revision: Revision): ListResult {
+/**
+ * A list whose items are decoded on first access; `encoded` and `runs` serve writers of JSON (runs
+ * hold whole blocks as their packed bytes).
+ */
+function encodedList(
+  entries: Entry[],
+  revision: Revision,
+  runs: readonly EncodedRun[] = entries,
+): ListResult {
   let items: ApiObject[] | undefined;
   const list: ListResult = {
     revision,
@@ -149,12 +127,12 @@ function encodedList(entries: Entry[], revision: Revision): ListResult {
     },
   };
   // Not enumerable, so that nothing that copies or prints a result drags the bodies along.
+  Object.defineProperty(list, 'runs', { value: runs, enumerable: false });
   return Object.defineProperty(list, 'encoded', { value: entries, enumerable: false });
 }
 
 export class CachedStorage implements Storage {
-  private readonly objects = new Map<string, Entry>();
-  private readonly keys = new SortedKeys();
+  private readonly objects = new OrderedEntries();
   private readonly history: CachedEvent[] = [];
   private readonly watchers = new Set<CacheWatcher>();
   private revision: Revision = 0;
@@ -183,7 +161,11 @@ export class CachedStorage implements Storage {
     this.snapshotTtlMs = opts.snapshotTtlMs ?? 75_000;
     this.backlog = opts.watcherBacklog ?? 10_000;
     this.ready = this.start();
-    this.progressTimer = setInterval(() => this.notifyProgress(), opts.progressNotifyIntervalMs ?? 5_000);
+    this.progressTimer = setInterval(() => {
+      this.notifyProgress();
+      // Bodies written since the last tick move from the JS heap into their blocks.
+      this.objects.pack();
+    }, opts.progressNotifyIntervalMs ?? 5_000);
     this.progressTimer.unref();
   }
 
@@ -215,27 +197,13 @@ export class CachedStorage implements Storage {
     for (const w of this.watchers) w.queue.fail(new Error('watch cache is re-synchronizing'), this.revision);
     this.watchers.clear();
     this.objects.clear();
-    this.keys.clear();
     this.history.length = 0;
     this.ready = this.start();
     await this.ready.catch(() => {});
   }
 
   private put(obj: ApiObject): void {
-    const key = keyOf(obj);
-    if (!this.objects.has(key)) this.keys.add(key);
-    this.objects.set(key, this.entryOf(obj));
-  }
-
-  /** Distinct managedFields texts, shared between bodies; cleared when it grows past its bound. */
-  private readonly managedFieldsTexts = new Map<string, string>();
-
-  private sharedText(text: string): string {
-    const known = this.managedFieldsTexts.get(text);
-    if (known !== undefined) return known;
-    if (this.managedFieldsTexts.size >= MAX_SHARED_STRINGS) this.managedFieldsTexts.clear();
-    this.managedFieldsTexts.set(text, text);
-    return text;
+    this.objects.set(keyOf(obj), this.entryOf(obj));
   }
 
   /** Namespaces' names, one string each for every entry's view. */
@@ -245,13 +213,7 @@ export class CachedStorage implements Storage {
   private readonly typeMetas = new Map<string, TypeMeta>();
 
   private entryOf(obj: ApiObject): Entry {
-    const {
-      typeMeta,
-      body,
-      shared: managedFields,
-      rest,
-      bytes,
-    } = encodeBody(obj, (text) => this.sharedText(text));
+    const { typeMeta, text, bytes } = encodeBody(obj);
     const id = `${typeMeta.kind ?? ''} ${typeMeta.apiVersion ?? ''}`;
     let shared = this.typeMetas.get(id);
     if (shared === undefined) {
@@ -267,20 +229,14 @@ export class CachedStorage implements Storage {
     }
     const labels = meta.labels === undefined ? undefined : Object.freeze({ ...meta.labels });
     const revision = Number(meta.resourceVersion ?? 0);
-    return new Entry(body, managedFields, rest, bytes, shared, revision, meta.name, namespace, labels);
+    return new Entry(text, bytes, shared, revision, meta.name, namespace, labels);
   }
 
   private apply(ev: WatchEvent): void {
     const key = keyOf(ev.object);
-    const previous = this.objects.get(key) ?? null;
     const entry = this.entryOf(ev.object);
-    if (ev.type === 'DELETED') {
-      this.objects.delete(key);
-      this.keys.delete(key);
-    } else {
-      if (previous === null) this.keys.add(key);
-      this.objects.set(key, entry);
-    }
+    const previous =
+      (ev.type === 'DELETED' ? this.objects.delete(key) : this.objects.set(key, entry)) ?? null;
     const event: CachedEvent = {
       type: ev.type as CachedEvent['type'],
       key,
@@ -382,11 +338,11 @@ export class CachedStorage implements Storage {
     } else if (!(await this.servable(prefix, at.revision))) {
       return this.backend.list(prefix, opts);
     }
-    const entries: Entry[] = [];
-    for (const key of this.keys.range(prefix, prefixEnd(prefix))) {
-      const entry = this.objects.get(key) as Entry;
-      if (selects(opts.predicate, entry)) entries.push(entry);
-    }
+    const end = prefixEnd(prefix);
+    const { predicate } = opts;
+    if (predicate === undefined)
+      return encodedList(this.objects.range(prefix, end), this.revision, this.objects.runs(prefix, end));
+    const entries = this.objects.range(prefix, end).filter((entry) => selects(predicate, entry));
     return encodedList(entries, this.revision);
   }
 
@@ -445,11 +401,9 @@ export class CachedStorage implements Storage {
     const id = `${this.revision} ${prefix}`;
     const existing = this.snapshots.get(id);
     if (existing !== undefined) return existing;
-    const keys = [...this.keys.range(prefix, prefixEnd(prefix))];
     const snapshot: Snapshot = {
       revision: this.revision,
-      keys,
-      entries: keys.map((k) => this.objects.get(k) as Entry),
+      ...this.objects.slice(prefix, prefixEnd(prefix)),
       expires: now + this.snapshotTtlMs,
     };
     if (this.snapshots.size >= MAX_SNAPSHOTS)
@@ -487,8 +441,7 @@ export class CachedStorage implements Storage {
         // The current state, read consistently, then everything after it.
         const target = await this.backend.currentRevision();
         await this.caughtUp(target);
-        for (const key of this.keys.range(w.prefix, w.end)) {
-          const entry = this.objects.get(key) as Entry;
+        for (const entry of this.objects.range(w.prefix, w.end)) {
           if (selects(w.opts.predicate, entry)) {
             w.queue.push(encodedEvent('ADDED', new EncodedObject(entry), this.revision));
           }
@@ -646,16 +599,4 @@ function keyOf(obj: ApiObject): string {
   if (key === undefined)
     throw new Error('the backend handed the watch cache an object without its storage key');
   return key;
-}
-
-/** Index of the first key >= `key` in a sorted array. */
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

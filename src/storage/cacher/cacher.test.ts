@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { bodyText } from '../encoded.ts';
+import { isJoined } from '../encoded.ts';
 import { openSqliteStorage } from '../sqlite/index.ts';
 import { runStorageConformance } from '../testing/conformance.ts';
 import { CachedStorage } from './cached-storage.ts';
@@ -63,7 +63,7 @@ describe('watch cache specifics', () => {
     assert.equal(list.encoded?.length, 1);
     const item = list.encoded?.[0];
     assert.deepEqual(item?.typeMeta, { kind: 'ConfigMap', apiVersion: 'v1' });
-    const body = JSON.parse(item === undefined ? '' : bodyText(item)) as Record<string, unknown>;
+    const body = JSON.parse(item === undefined ? '' : item.text()) as Record<string, unknown>;
     assert.equal(body.kind, undefined);
     assert.deepEqual(body.data, { k: 'v' });
     assert.equal(item?.revision, Number(list.items[0].metadata?.resourceVersion));
@@ -71,30 +71,30 @@ describe('watch cache specifics', () => {
     await store.close();
   });
 
-  it('objects with identical managedFields share one string of their JSON', async () => {
+  it('a whole collection lists as packed blocks, and replaced bodies stay readable', async () => {
     const store = open();
-    const managedFields = [
-      {
-        manager: 'm',
-        operation: 'Update',
-        apiVersion: 'v1',
-        fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:data': {} },
-      },
-    ];
-    await store.create('/s/a', { metadata: { name: 'a', managedFields }, data: { k: '1' } });
-    await store.create('/s/b', { metadata: { name: 'b', managedFields }, data: { k: '2' } });
-    await store.create('/s/c', {
-      metadata: { name: 'c', managedFields: [{ ...managedFields[0], manager: 'n' }] },
-      data: { k: 'ü' },
-    });
-    const list = await store.list('/s/');
-    const [a, b, c] = list.encoded ?? [];
-    assert.equal(a.shared, JSON.stringify(managedFields));
-    assert.equal(a.shared, b.shared);
-    assert.notEqual(a.shared, c.shared);
-    assert.deepEqual(list.items[1].metadata?.managedFields, managedFields);
-    for (const item of [a, b, c]) assert.equal(item.bytes, Buffer.byteLength(bodyText(item)));
+    for (let i = 0; i < 150; i++) {
+      await store.create(`/b/${String(i).padStart(3, '0')}`, {
+        metadata: { name: `n${i}` },
+        data: { v: 'ü'.repeat(i % 3) },
+      });
+    }
+    const first = await store.list('/b/');
+    const runs = first.runs ?? [];
+    assert.ok(
+      runs.some((r) => isJoined(r)),
+      'whole blocks come joined',
+    );
+    const joined = runs.map((r) => (isJoined(r) ? r.joined.toString() : r.text())).join(',');
+    assert.deepEqual(JSON.parse(`[${joined}]`), first.items);
+    // A change after packing: the list taken before it still reads the old body, the next the new.
+    const old = first.encoded?.[7];
+    await store.guaranteedUpdate('/b/007', ({ current }) => ({ ...(current ?? {}), data: { v: 'new' } }));
+    assert.deepEqual(JSON.parse(old?.text() ?? ''), { metadata: first.items[7].metadata, data: { v: 'ü' } });
+    const second = await store.list('/b/');
+    assert.deepEqual(second.items[7].data, { v: 'new' });
+    const again = (second.runs ?? []).map((r) => (isJoined(r) ? r.joined.toString() : r.text())).join(',');
+    assert.deepEqual(JSON.parse(`[${again}]`), second.items);
     await store.close();
   });
 
