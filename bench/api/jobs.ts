@@ -132,12 +132,15 @@ function stringField(line: string, name: string): string | undefined {
 /**
  * Runs one job. `onReady` is told when a watch job's streams are all open (each has had its first
  * event), so that the writer starts against established watches rather than a connection storm.
+ * `stop` ends a watch job before its duration: the harness stops every watcher at one moment,
+ * after the writer, so that no watcher's window closes while events are still being written.
  */
 export async function runJob(
   endpoint: Endpoint,
   protocol: Protocol,
   job: Job,
   onReady: () => void = () => {},
+  stop?: AbortSignal,
 ): Promise<JobResult> {
   // A write job's writes are in flight at once only with a connection each: over HTTP/1.1 a single
   // keep-alive socket would queue them in the client, and that wait would count as delivery latency.
@@ -318,7 +321,13 @@ export async function runJob(
         // once they are all open (or after a minute, with whatever opened).
         await Promise.race([allOpen, new Promise((res) => setTimeout(res, 60_000))]);
         onReady();
-        await new Promise((res) => setTimeout(res, job.durationMs));
+        await new Promise<void>((res) => {
+          const timer = setTimeout(res, job.durationMs);
+          stop?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            res();
+          });
+        });
         abort.abort();
         await Promise.race([Promise.all(streams), new Promise((res) => setTimeout(res, 2000))]);
         break;

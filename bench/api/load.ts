@@ -7,15 +7,20 @@ import type { Endpoint } from './target.ts';
 
 const WORKER = new URL('./worker.mjs', import.meta.url);
 
-/** Runs a job in a worker; `onReady` hears a watch job's streams are open. */
+/**
+ * Runs a job in a worker; `onReady` hears a watch job's streams are open, and `stop` resolving ends
+ * a watch job early.
+ */
 export function runInWorker(
   endpoint: Endpoint,
   protocol: Protocol,
   job: Job,
   onReady: () => void = () => {},
+  stop?: Promise<void>,
 ): Promise<JobResult> {
   return new Promise((res, rej) => {
     const w = new Worker(WORKER, { workerData: { endpoint, protocol, job } });
+    void stop?.then(() => w.postMessage({ stop: true }));
     w.on('message', (m: { ready?: boolean; result?: JobResult; error?: string }) => {
       if (m.ready === true) {
         onReady();

@@ -412,6 +412,12 @@ interface WatchFigures {
   dropped: number;
 }
 
+/** How long watchers keep listening after the last write: an event later than this is dropped. */
+const WATCH_GRACE_MS = 2000;
+
+/** Opening a thousand streams takes up to a minute (the watch job's own bound). */
+const WATCH_OPEN_BOUND_MS = 90_000;
+
 /** The watch runs against one server: per number of watchers, the figures of its runs. */
 async function measureWatch(t: Target, ctx: ScenarioContext, perSecond: number) {
   const s = sizes(ctx);
@@ -424,6 +430,13 @@ async function measureWatch(t: Target, ctx: ScenarioContext, perSecond: number) 
       for (const name of TICKERS) await c.request('POST', cmPath(ns), configMap(name, SIZE));
       c.close();
       const parts = shares(watchers, WORKERS);
+      // Every watcher's window closes at one moment, a grace period after the last write: workers
+      // finish opening their streams seconds apart, and a window timed from each worker's own
+      // opening closed early on the last events and counted them as dropped.
+      let endWatch: () => void = () => {};
+      const watchEnd = new Promise<void>((r) => {
+        endWatch = r;
+      });
       let opening = parts.length;
       let open: () => void = () => {};
       const allOpen = new Promise<void>((r) => {
@@ -437,12 +450,14 @@ async function measureWatch(t: Target, ctx: ScenarioContext, perSecond: number) 
             kind: 'watch',
             namespace: ns,
             watchers: n,
-            durationMs: s.watchMs + 1000,
+            // A bound only: the scenario ends the watch.
+            durationMs: s.watchMs + WATCH_OPEN_BOUND_MS,
             encoding: ctx.encoding,
           },
           () => {
             if (--opening === 0) open();
           },
+          watchEnd,
         ),
       );
       // The writer starts once every watch is open, and a moment later.
@@ -455,6 +470,8 @@ async function measureWatch(t: Target, ctx: ScenarioContext, perSecond: number) 
         perSecond,
         durationMs: s.watchMs - 500,
       });
+      const grace = ctx.quick ? 300 : WATCH_GRACE_MS;
+      void writer.then(() => setTimeout(endWatch, grace), endWatch);
       const [w, ...seen] = await Promise.all([writer, ...watching]);
       const m = merge(seen);
       // Events a watcher never got at all count as dropped too.

@@ -7,7 +7,11 @@ import { type Job, runJob } from './jobs.ts';
 import type { Endpoint } from './target.ts';
 
 const { endpoint, protocol, job } = workerData as { endpoint: Endpoint; protocol: Protocol; job: Job };
-runJob(endpoint, protocol, job, () => parentPort?.postMessage({ ready: true })).then(
+const stop = new AbortController();
+parentPort?.on('message', (m: { stop?: boolean }) => {
+  if (m.stop === true) stop.abort();
+});
+runJob(endpoint, protocol, job, () => parentPort?.postMessage({ ready: true }), stop.signal).then(
   (result) => parentPort?.postMessage({ result }),
   (err: Error) => parentPort?.postMessage({ error: err.stack ?? err.message }),
 );

@@ -1,11 +1,12 @@
 // The watch cache: a Storage decorator that keeps every current object in memory, fed by one watch
 // of the backend, plus a window of recent events. It serves watches (replaying the window), reads
-// "not older than" a revision, and unpaged consistent lists (after catching up with the backend's
-// current revision); writes, exact reads, paged lists and watches older than the window go to the
-// backend. Objects are held as their JSON bodies (encoded.ts): a JSON list or watch event is written
-// from those bytes without decoding or encoding anything, memory per object is about its JSON's
-// size, and every reader that wants the object gets a private decoded copy (watchers of one event
-// share one frozen copy), so nothing a caller does can change the cache.
+// "not older than" a revision, consistent lists (after catching up with the backend's current
+// revision) and paged lists (from snapshots); writes, exact reads and watches older than the
+// window go to the backend. Objects are held as their JSON bodies, in key order, packed block by
+// block into shared buffers (ordered-entries.ts): a JSON list or watch event is written from
+// those bytes without decoding or encoding anything, memory per object is about its JSON's size,
+// and every reader that wants the object gets a private decoded copy (watchers of one event share
+// one frozen copy), so nothing a caller does can change the cache.
 
 import type { ApiObject } from '../../machinery/object.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
