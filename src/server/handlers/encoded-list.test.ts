@@ -20,7 +20,11 @@ describe('lists written from cached text', () => {
       { metadata: { name: 'unicode', labels: { app: 'x' } }, data: { k: 'grüße, 日本, 🙂, \u2028' } },
       // Larger than one write piece once its neighbours are counted.
       { metadata: { name: 'large' }, data: { k: 'y'.repeat(1000 * 1024) } },
-      ...Array.from({ length: 50 }, (_, i) => ({ metadata: { name: `n${i}` }, data: { i: String(i) } })),
+      // Enough for several of the cache's blocks, so that lists take whole ones already joined.
+      ...Array.from({ length: 150 }, (_, i) => ({
+        metadata: { name: `n${String(i).padStart(3, '0')}` },
+        data: { i: i % 10 === 0 ? `ü${i}` : String(i) },
+      })),
     ];
     for (const body of bodies) {
       const r = await t.call({ method: 'POST', path: CM, body: JSON.stringify(body) });
@@ -37,11 +41,35 @@ describe('lists written from cached text', () => {
     assert.equal(fast.body, `${JSON.stringify(JSON.parse(slow.body))}\n`);
     assert.equal(Number(fast.headers['content-length']), Buffer.byteLength(fast.body));
     const items = (fast.json() as { items: { metadata: { name: string } }[] }).items;
-    assert.equal(items.length, 53);
+    assert.equal(items.length, 153);
     assert.equal(
       (items.find((i) => i.metadata.name === 'unicode') as unknown as { data: { k: string } }).data.k,
       'grüße, 日本, 🙂, \u2028',
     );
+  });
+
+  it('writes whole blocks of the cache joined, across write pieces, as the decoded list', async () => {
+    // Every namespace: the range covers the cache's blocks whole, the large item's spans pieces.
+    const fast = await t.call({ path: '/api/v1/configmaps?resourceVersion=0' });
+    assert.equal(fast.status, 200, fast.body);
+    const slow = await t.call({ path: '/api/v1/configmaps?resourceVersion=0&pretty=true' });
+    assert.equal(fast.body, `${JSON.stringify(JSON.parse(slow.body))}\n`);
+    assert.equal(Number(fast.headers['content-length']), Buffer.byteLength(fast.body));
+    // After a change, the block it is in is packed again.
+    const patched = await t.call({
+      method: 'PATCH',
+      path: `${CM}/n075`,
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: '{"data":{"i":"changed ü"}}',
+    });
+    assert.equal(patched.status, 200, patched.body);
+    const after = await t.call({
+      path: `/api/v1/configmaps?resourceVersion=${(patched.json() as { metadata: { resourceVersion: string } }).metadata.resourceVersion}`,
+    });
+    const names = (after.json() as { items: { metadata: { name: string }; data: { i: string } }[] }).items;
+    assert.equal(names.find((i) => i.metadata.name === 'n075')?.data.i, 'changed ü');
+    const reference = await t.call({ path: '/api/v1/configmaps?resourceVersion=0&pretty=true' });
+    assert.equal(after.body, `${JSON.stringify(JSON.parse(reference.body))}\n`);
   });
 
   it('other encodings of a cache-served list show only the list', async () => {
