@@ -93,6 +93,14 @@ export interface UpdateOptions {
   preconditions?: Preconditions;
   /** When the key is missing, call tryUpdate with `current: null` instead of failing NotFound. */
   ignoreNotFound?: boolean;
+  /**
+   * The watch cache's copy of the object and its revision, which may be stale. A backend whose
+   * reads cost a round trip may start from it: the write is conditional on that revision, and a
+   * stale copy (the write finds a newer one, or the preconditions or tryUpdate reject it, or
+   * tryUpdate finds nothing to change) is re-read and tried again, so the outcome is the same.
+   * A function, so that backends with cheap reads never pay for decoding it.
+   */
+  cachedState?: () => { object: ApiObject; revision: Revision } | undefined;
 }
 
 export interface DeleteOptions {

@@ -514,8 +514,13 @@ export class CachedStorage implements Storage {
     return this.backend.create(key, obj);
   }
 
-  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: UpdateOptions): Promise<ApiObject> {
-    return this.backend.guaranteedUpdate(key, tryUpdate, opts);
+  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions = {}): Promise<ApiObject> {
+    // The cached copy lets a backend skip its read (kube-apiserver does the same with etcd).
+    const cachedState = () => {
+      const entry = this.objects.get(key);
+      return entry === undefined ? undefined : { object: decodeBody(entry), revision: entry.revision };
+    };
+    return this.backend.guaranteedUpdate(key, tryUpdate, { cachedState, ...opts });
   }
 
   delete(key: string, opts?: DeleteOptions): Promise<ApiObject> {

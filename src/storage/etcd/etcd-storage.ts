@@ -180,33 +180,58 @@ export class EtcdStorage implements Storage {
 
   async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions = {}): Promise<ApiObject> {
     const k = this.full(key);
+    // Starting from the cache's copy saves a read per update; the write's failure branch reads the
+    // current value, so a lost race (or a stale copy) costs no extra round trip either.
+    const cached = opts.cachedState?.();
+    let state =
+      cached === undefined ? await this.updateState(key, undefined) : cachedUpdateState(key, cached);
     for (;;) {
       this.assertOpen();
-      const kv = (await this.range(key, { key: k })).kvs[0];
-      if (kv === undefined && !opts.ignoreNotFound) throw new KeyNotFoundError(key);
-      const modRevision = kv === undefined ? 0 : Number(kv.mod_revision);
-      const current = kv === undefined ? null : decodeValue(key, kv.value, modRevision);
-      if (current !== null) checkPreconditions(key, opts.preconditions, current);
-      const next = await tryUpdate({ current, revision: modRevision });
-      if (next === null) {
-        if (kv === undefined) throw new KeyNotFoundError(key);
-        return decodeValue(key, kv.value, modRevision);
+      const { current, revision, stored, fresh } = state;
+      if (current === null && !opts.ignoreNotFound) throw new KeyNotFoundError(key);
+      let next: ApiObject | null;
+      try {
+        if (current !== null) checkPreconditions(key, opts.preconditions, current);
+        next = await tryUpdate({ current, revision });
+      } catch (err) {
+        if (fresh) throw err;
+        state = await this.updateState(key, undefined);
+        continue;
       }
-      const value = encodeValue(key, next);
-      if (kv !== undefined && value === kv.value.toString()) return decodeValue(key, kv.value, modRevision);
+      const value = next === null ? stored : encodeValue(key, next);
+      if (value === stored) {
+        // Nothing to write: true only of the current value, so a cached copy is confirmed first.
+        if (!fresh) {
+          state = await this.updateState(key, undefined);
+          continue;
+        }
+        if (stored === undefined) throw new KeyNotFoundError(key);
+        return decodeValue(key, stored, revision);
+      }
+      if (value === undefined) throw new KeyNotFoundError(key);
       const res = await this.call(() =>
         this.client.kv.txn({
           compare: [
-            kv === undefined
+            current === null
               ? { key: k, target: 'Create', result: 'Equal', create_revision: 0 }
-              : { key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision },
+              : { key: k, target: 'Mod', result: 'Equal', mod_revision: revision },
           ],
           success: [{ request_put: { key: k, value: Buffer.from(value) } }],
-          failure: [],
+          failure: [{ request_range: { key: k } }],
         }),
       );
       if (res.succeeded) return decodeValue(key, value, Number(res.header.revision));
+      state = await this.updateState(key, res.responses[0]?.response_range);
     }
+  }
+
+  /** The current value of `key` for an update: from a range already answered, or read now. */
+  private async updateState(key: string, answered: etcd3.IRangeResponse | undefined): Promise<UpdateState> {
+    const kv = (answered ?? (await this.range(key, { key: this.full(key) }))).kvs[0];
+    if (kv === undefined) return { current: null, revision: 0, stored: undefined, fresh: true };
+    const revision = Number(kv.mod_revision);
+    const stored = kv.value.toString();
+    return { current: decodeValue(key, stored, revision), revision, stored, fresh: true };
   }
 
   async delete(key: string, opts: DeleteOptions = {}): Promise<ApiObject> {
@@ -435,4 +460,24 @@ export class EtcdStorage implements Storage {
     if (err instanceof Error && err.name === 'StorageError') return err;
     return new UnavailableError(`etcd: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** What an update attempt starts from: the value as stored, decoded, and whether it is known current. */
+interface UpdateState {
+  current: ApiObject | null;
+  revision: Revision;
+  /** The stored text (what an unchanged object encodes to). */
+  stored: string | undefined;
+  /** Read from etcd just now (or by the failed write), rather than the watch cache's copy. */
+  fresh: boolean;
+}
+
+function cachedUpdateState(key: string, cached: { object: ApiObject; revision: Revision }): UpdateState {
+  const stored = encodeValue(key, cached.object);
+  return {
+    current: decodeValue(key, stored, cached.revision),
+    revision: cached.revision,
+    stored,
+    fresh: false,
+  };
 }

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import etcd3 from 'etcd3';
+import type { ApiObject } from '../../machinery/object.ts';
+import { CachedStorage } from '../cacher/index.ts';
+import { ResourceVersionConflictError } from '../errors.ts';
 import { runStorageConformance } from '../testing/conformance.ts';
 import { type EtcdServer, startEtcd } from '../testing/etcd-server.ts';
 import { openEtcdStorage } from './index.ts';
@@ -29,6 +32,24 @@ runStorageConformance('etcd', {
     await client.put(`${prefixes.get(store)}${key}`).value(Buffer.from([0xff, 0x00, 0x7b]));
     client.close();
   },
+});
+
+// The watch cache hands etcd its copy of an object to update from: every conformance promise about
+// updates must hold when that copy is stale.
+let cachedServer: EtcdServer;
+runStorageConformance('watch cache over etcd', {
+  async setup() {
+    cachedServer = await startEtcd({ progressNotifyIntervalMs: 300 });
+  },
+  async teardown() {
+    await cachedServer.stop();
+  },
+  open: async () =>
+    new CachedStorage(
+      await openEtcdStorage({ endpoints: [cachedServer.endpoint], prefix: `/cached-${n++}` }),
+      { progressNotifyIntervalMs: 300 },
+    ),
+  progressNotifyWithinMs: 1000,
 });
 
 describe('etcd backend specifics', () => {
@@ -68,6 +89,104 @@ describe('etcd backend specifics', () => {
     } finally {
       await store.close();
     }
+  });
+
+  describe('updates from a cached copy', () => {
+    const rv = (o: ApiObject) => Number(o.metadata?.resourceVersion);
+
+    it('a stale copy is re-read and the update applied to the current object', async () => {
+      const store = await openEtcdStorage({ endpoints: [etcd.endpoint], prefix: '/stale' });
+      try {
+        const first = await store.create('/cm/a', { metadata: { name: 'a' }, data: { n: '1' } });
+        const second = await store.guaranteedUpdate('/cm/a', ({ current }) => ({
+          ...current!,
+          data: { n: '2' },
+        }));
+        const seen: number[] = [];
+        const done = await store.guaranteedUpdate(
+          '/cm/a',
+          ({ current, revision }) => {
+            seen.push(revision);
+            return { ...current!, data: { ...(current!.data as Record<string, string>), extra: 'x' } };
+          },
+          { cachedState: () => ({ object: first, revision: rv(first) }) },
+        );
+        assert.deepEqual(seen, [rv(first), rv(second)], 'tried from the copy, then from the current value');
+        assert.deepEqual(done.data, { n: '2', extra: 'x' });
+        assert.deepEqual((await store.get('/cm/a')).data, { n: '2', extra: 'x' });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('a current copy needs no read, and a no-op writes nothing', async () => {
+      const store = await openEtcdStorage({ endpoints: [etcd.endpoint], prefix: '/current' });
+      try {
+        const first = await store.create('/cm/a', { metadata: { name: 'a' }, data: { n: '1' } });
+        const seen: number[] = [];
+        const updated = await store.guaranteedUpdate(
+          '/cm/a',
+          ({ current, revision }) => {
+            seen.push(revision);
+            return { ...current!, data: { n: '2' } };
+          },
+          { cachedState: () => ({ object: first, revision: rv(first) }) },
+        );
+        assert.deepEqual(seen, [rv(first)]);
+        const same = await store.guaranteedUpdate('/cm/a', ({ current }) => current, {
+          cachedState: () => ({ object: updated, revision: rv(updated) }),
+        });
+        assert.equal(rv(same), rv(updated), 'an unchanged object is not written');
+        assert.equal(await store.currentRevision(), rv(updated));
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('preconditions, errors and no-ops judged on a stale copy are judged again on the current one', async () => {
+      const store = await openEtcdStorage({ endpoints: [etcd.endpoint], prefix: '/judged' });
+      try {
+        const first = await store.create('/cm/a', { metadata: { name: 'a', uid: 'u1' }, data: { n: '1' } });
+        const second = await store.guaranteedUpdate('/cm/a', ({ current }) => ({
+          ...current!,
+          data: { n: '2' },
+        }));
+        const stale = { cachedState: () => ({ object: first, revision: rv(first) }) };
+        // A resourceVersion precondition only the current value meets.
+        const pinned = await store.guaranteedUpdate(
+          '/cm/a',
+          ({ current }) => ({ ...current!, data: { n: '3' } }),
+          {
+            ...stale,
+            preconditions: { resourceVersion: String(rv(second)) },
+          },
+        );
+        assert.deepEqual(pinned.data, { n: '3' });
+        // tryUpdate rejecting the stale copy only.
+        const checked = await store.guaranteedUpdate(
+          '/cm/a',
+          ({ current }) => {
+            if ((current?.data as Record<string, string> | undefined)?.n !== '3') throw new Error('stale');
+            return { ...current, data: { n: '4' } };
+          },
+          stale,
+        );
+        assert.deepEqual(checked.data, { n: '4' });
+        // "Nothing to change" on the stale copy answers the current object.
+        const unchanged = await store.guaranteedUpdate('/cm/a', () => null, stale);
+        assert.equal(rv(unchanged), rv(checked));
+        // An error the current value earns too still reaches the caller.
+        await assert.rejects(
+          store.guaranteedUpdate('/cm/a', ({ current }) => current, {
+            ...stale,
+            preconditions: { uid: 'other' },
+          }),
+          ResourceVersionConflictError,
+        );
+      } finally {
+        await store.close();
+      }
+    });
   });
 
   it('opening against an unreachable endpoint fails', async () => {
