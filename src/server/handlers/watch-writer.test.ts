@@ -91,6 +91,37 @@ describe('watch writer', () => {
     w.close();
   });
 
+  it('splits a long backlog into writes of at most 64 KiB, in order, framed by the sink', () => {
+    const framed: string[] = [];
+    const sink = new FakeSink();
+    const write = sink.write.bind(sink);
+    Object.assign(sink, {
+      frame: (length: number) => ({ head: Buffer.from(`<${length}>`), tail: Buffer.from('|') }),
+      write: (chunk: string | Buffer) => {
+        framed.push(String(chunk));
+        return write(chunk);
+      },
+    });
+    const w = new WatchWriter(sink, 1000);
+    const events = Array.from(
+      { length: 100 },
+      (_, i) => `${String(i).padStart(3, '0')}${'x'.repeat(1400)}\n`,
+    );
+    for (const e of events) w.push(e);
+    w.flush();
+    // The first event went at once; the other 99 (about 140 KB) in three pieces.
+    assert.equal(framed.length, 4);
+    const bodies = framed.map((f) => {
+      const m = /^<(\d+)>([\s\S]*)\|$/.exec(f);
+      assert.ok(m, 'each write is one framed piece');
+      assert.equal(Number(m[1]), Buffer.byteLength(m[2]), 'the frame states the piece length');
+      assert.ok(Buffer.byteLength(m[2]) <= 64 * 1024);
+      return m[2];
+    });
+    assert.equal(bodies.join(''), events.join(''));
+    w.close();
+  });
+
   it('flush sends what is queued before the interval is up', () => {
     const sink = new FakeSink();
     const w = new WatchWriter(sink, 1000);

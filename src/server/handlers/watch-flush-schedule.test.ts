@@ -1,0 +1,100 @@
+// The flush schedule: streams write in order of their due times, from one timer; a slice ends once
+// it has written for its budget and the rest follow after the loop has polled; only a turn's worth
+// of streams may write at once from a push; a removed stream never writes.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FlushSchedule, type Scheduled } from './watch-flush-schedule.ts';
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const turn = () => new Promise((r) => setImmediate(r));
+
+/** A stream that records when it wrote, and spins for `costMs` as if writing took that long. */
+function stream(name: string, log: string[], costMs = 0): Scheduled {
+  return {
+    due: 0,
+    slot: -1,
+    write() {
+      log.push(name);
+      const until = performance.now() + costMs;
+      while (performance.now() < until) {
+        // busy, as a TLS write is
+      }
+    },
+  };
+}
+
+describe('watch flush schedule', () => {
+  it('writes streams in the order they come due, each once, whatever the order they were added', async () => {
+    const s = new FlushSchedule();
+    const log: string[] = [];
+    const now = performance.now();
+    const dues = [40, 10, 30, 0, 20, 50, 5, 45];
+    for (const [i, d] of dues.entries()) s.add(stream(`s${d}`, log), now + d + i / 100);
+    assert.equal(s.size, dues.length);
+    await tick(90);
+    assert.deepEqual(
+      log,
+      [...dues].sort((a, b) => a - b).map((d) => `s${d}`),
+    );
+    assert.equal(s.size, 0);
+  });
+
+  it('does not write a stream before it is due', async () => {
+    const s = new FlushSchedule();
+    const log: string[] = [];
+    s.add(stream('late', log), performance.now() + 40);
+    await tick(15);
+    assert.deepEqual(log, []);
+    await tick(50);
+    assert.deepEqual(log, ['late']);
+  });
+
+  it('ends a slice once it has written for its budget and goes on after the loop polls', async () => {
+    const s = new FlushSchedule(5);
+    const log: string[] = [];
+    const now = performance.now();
+    for (let i = 0; i < 6; i++) s.add(stream(`s${i}`, log, 2), now + i / 100);
+    // Queued after the schedule's first slice: it runs once that slice has returned to the loop.
+    let firstSlice = -1;
+    setImmediate(() => {
+      firstSlice = log.length;
+    });
+    await tick(40);
+    // Each write takes at least 2 ms: the slice stopped after the write that passed 5 ms (three
+    // writes, fewer if the process was held up in between).
+    assert.ok(firstSlice >= 1 && firstSlice <= 3, `first slice wrote ${firstSlice}`);
+    assert.deepEqual(log, ['s0', 's1', 's2', 's3', 's4', 's5']);
+  });
+
+  it('lets only a turn’s worth of due streams write at once, and none while others are due', async () => {
+    const s = new FlushSchedule(16, 3);
+    const now = performance.now();
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map(() => s.mayWriteNow(now)),
+      [true, true, true, false, false],
+    );
+    await turn();
+    await turn();
+    assert.equal(s.mayWriteNow(performance.now()), true, 'a new turn has a new budget');
+    s.add(stream('due', []), performance.now() - 1);
+    assert.equal(s.mayWriteNow(performance.now()), false, 'another stream is waiting to write');
+  });
+
+  it('never writes a stream that was removed, and re-adding moves it', async () => {
+    const s = new FlushSchedule();
+    const log: string[] = [];
+    const a = stream('a', log);
+    const b = stream('b', log);
+    const c = stream('c', log);
+    const now = performance.now();
+    s.add(a, now + 5);
+    s.add(b, now + 10);
+    s.add(c, now + 15);
+    s.remove(b);
+    assert.equal(b.slot, -1);
+    s.add(a, now + 20);
+    await tick(40);
+    assert.deepEqual(log, ['c', 'a']);
+  });
+});
