@@ -8,6 +8,7 @@
 // `ready` on stdout once listening.
 
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { chunkedSocketSink } from '../../src/server/handlers/chunked-socket-sink.ts';
 import { WatchWriter } from '../../src/server/handlers/watch-writer.ts';
 import { listen } from '../../src/server/listener.ts';
 import { ensurePki } from '../../src/server/pki/ensure-pki.ts';
@@ -123,7 +124,8 @@ async function handle(req: Http2ServerRequest, res: Http2ServerResponse): Promis
   const c = collection(namespace);
   if (req.method === 'GET' && url.searchParams.get('watch') === 'true') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    const out = new WatchWriter(res);
+    (res as unknown as { flushHeaders?: () => void }).flushHeaders?.();
+    const out = new WatchWriter(chunkedSocketSink(res) ?? res);
     c.watchers.add(out);
     res.on('close', () => {
       c.watchers.delete(out);

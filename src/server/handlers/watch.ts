@@ -11,6 +11,7 @@ import type { ApiObject } from '../../machinery/object.ts';
 import { initialEventsEndAnnotations } from '../../naming/profile.ts';
 import type { WireWatchEvent } from '../../registry/generic-store.ts';
 import { typeMetaPrefix, withTypeMetaJson } from '../../storage/encoded.ts';
+import { chunkedSocketSink } from './chunked-socket-sink.ts';
 import { codecsOf, type ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
 import { partialMetadata } from './output.ts';
@@ -166,7 +167,8 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   // The newest revision the client has been told about: a closing bookmark may not pass it, or the
   // client would resume past events it never received.
   let reached = p.revision ?? 0;
-  const out = new WatchWriter(ctx.res);
+  // HTTP/1.1 streams are framed by the writer and written straight to their socket.
+  const out = new WatchWriter(chunkedSocketSink(ctx.res) ?? ctx.res);
   // Events arrive through a sink, in the step that produced them: no promise per event per watcher.
   // While the socket is full, they wait in the watch (where the watch cache sees a slow watcher).
   const deliver = (ev: WireWatchEvent): boolean => {

@@ -1,0 +1,180 @@
+// The HTTP/1.1 chunked sink: what a watch writer sends through it arrives as a well-formed chunked
+// body (read by Node's client, and byte for byte on the wire), the connection stays usable after
+// the response ends, and the sink is refused wherever writing to the socket would not be safe.
+
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { Agent, createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
+import { describe, it } from 'node:test';
+import { chunkedSocketSink } from './chunked-socket-sink.ts';
+import { WatchWriter } from './watch-writer.ts';
+
+/** Serves `handle` on a loopback port for the length of `body`. */
+async function withServer(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  body: (port: number) => Promise<void>,
+): Promise<void> {
+  const server = createServer(handle);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    await body((server.address() as { port: number }).port);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+/** A streaming response: events through a writer on the chunked sink, then the end. */
+function streamEvents(res: ServerResponse, events: string[]): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.flushHeaders();
+  const sink = chunkedSocketSink(res);
+  assert.ok(sink, 'a chunked HTTP/1.1 response with its headers sent takes the sink');
+  const out = new WatchWriter(sink, 5);
+  let i = 0;
+  const next = () => {
+    if (i < events.length) {
+      out.push(events[i++]);
+      // Two events per step: some writes gather several events into one chunk.
+      if (i < events.length) out.push(events[i++]);
+      setTimeout(next, 2);
+      return;
+    }
+    out.flush();
+    out.close();
+    res.end();
+  };
+  next();
+}
+
+const EVENTS = Array.from(
+  { length: 9 },
+  (_, i) => `{"type":"MODIFIED","n":${i},"s":"${'é'.repeat(i * 40)}"}\n`,
+);
+
+describe('chunked socket sink', () => {
+  it('sends well-formed chunks that a client reads as the events, and the connection is reused', async () => {
+    await withServer(
+      (req, res) => {
+        if (req.url === '/watch') streamEvents(res, EVENTS);
+        else res.end('after');
+      },
+      async (port) => {
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        try {
+          const read = (path: string) =>
+            new Promise<{ body: string; reused: boolean }>((resolve, reject) => {
+              const req = get({ host: '127.0.0.1', port, path, agent }, (res) => {
+                const parts: Buffer[] = [];
+                res.on('data', (d: Buffer) => parts.push(d));
+                res.on('end', () =>
+                  resolve({ body: Buffer.concat(parts).toString('utf8'), reused: req.reusedSocket }),
+                );
+                res.on('error', reject);
+              });
+              req.on('error', reject);
+            });
+          const watched = await read('/watch');
+          assert.equal(watched.body, EVENTS.join(''));
+          const after = await read('/after');
+          assert.equal(after.body, 'after');
+          assert.equal(after.reused, true, 'the keep-alive connection carried the next request');
+        } finally {
+          agent.destroy();
+        }
+      },
+    );
+  });
+
+  it('frames each write as one chunk of its exact length, ending with the last chunk', async () => {
+    const events = ['{"a":1}\n', '{"b":"ü"}\n', '{"c":3}\n'];
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.flushHeaders();
+        const out = new WatchWriter(chunkedSocketSink(res) ?? assert.fail('no sink'), 1000);
+        // An idle stream writes its first event at once; the next two wait and go as one write.
+        for (const e of events) out.push(e);
+        out.flush();
+        out.close();
+        res.end();
+      },
+      async (port) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.write('GET /watch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        const parts: Buffer[] = [];
+        socket.on('data', (d: Buffer) => parts.push(d));
+        await once(socket, 'end');
+        const raw = Buffer.concat(parts);
+        const body = raw.subarray(raw.indexOf('\r\n\r\n') + 4);
+        const chunk = (text: string) => {
+          const bytes = Buffer.from(text);
+          return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
+        };
+        assert.deepEqual(
+          body,
+          Buffer.concat([chunk(events[0]), chunk(events[1] + events[2]), Buffer.from('0\r\n\r\n')]),
+        );
+      },
+    );
+  });
+
+  it('is refused before the headers are sent, without chunking, and off HTTP/1.1', async () => {
+    const seen: (string | undefined)[] = [];
+    await withServer(
+      (req, res) => {
+        if (req.url === '/unsent') {
+          res.setHeader('content-type', 'application/json');
+          seen.push(chunkedSocketSink(res) === undefined ? 'refused' : 'taken');
+          res.end('{}');
+          return;
+        }
+        res.writeHead(200, { 'content-length': '2' });
+        res.flushHeaders();
+        seen.push(chunkedSocketSink(res) === undefined ? 'refused' : 'taken');
+        res.end('{}');
+      },
+      async (port) => {
+        for (const path of ['/unsent', '/sized']) {
+          await new Promise<void>((resolve, reject) => {
+            get({ host: '127.0.0.1', port, path }, (res) => {
+              res.resume();
+              res.on('end', resolve);
+            }).on('error', reject);
+          });
+        }
+      },
+    );
+    assert.deepEqual(seen, ['refused', 'refused']);
+    // An HTTP/2 response (or anything else) is not an HTTP/1.1 ServerResponse.
+    assert.equal(chunkedSocketSink({ write: () => true, headersSent: true }), undefined);
+  });
+
+  it('is refused for a pipelined response still waiting for the one before it', async () => {
+    const seen: string[] = [];
+    let finishFirst: () => void = () => {};
+    await withServer(
+      (req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.flushHeaders();
+        seen.push(`${req.url} ${chunkedSocketSink(res) === undefined ? 'refused' : 'taken'}`);
+        if (req.url === '/first') finishFirst = () => res.end('first');
+        else {
+          res.end('second');
+          finishFirst();
+        }
+      },
+      async (port) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.write(
+          'GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+        );
+        socket.resume();
+        await once(socket, 'end');
+      },
+    );
+    assert.deepEqual(seen, ['/first taken', '/second refused']);
+  });
+});
