@@ -3,13 +3,14 @@
 import { Worker } from 'node:worker_threads';
 import type { Protocol } from './http-client.ts';
 import type { Job, JobResult } from './jobs.ts';
+import { lowerHelperThreads } from './priority.ts';
 import type { Endpoint } from './target.ts';
 
 const WORKER = new URL('./worker.mjs', import.meta.url);
 
 /**
- * Runs a job in a worker; `onReady` hears a watch job's streams are open, and `stop` resolving ends
- * a watch job early.
+ * Runs a job in a worker, at the load generator's lower priority (priority.ts); `onReady` hears a
+ * watch job's streams are open, and `stop` resolving ends a watch job early.
  */
 export function runInWorker(
   endpoint: Endpoint,
@@ -18,6 +19,7 @@ export function runInWorker(
   onReady: () => void = () => {},
   stop?: Promise<void>,
 ): Promise<JobResult> {
+  lowerHelperThreads();
   return new Promise((res, rej) => {
     const w = new Worker(WORKER, { workerData: { endpoint, protocol, job } });
     void stop?.then(() => w.postMessage({ stop: true }));

@@ -9,6 +9,7 @@ import { renderTable } from '../lib/table.ts';
 import { apiClient } from './http-client.ts';
 import { cmPath, configMap, type Job, type JobResult } from './jobs.ts';
 import { merge, percentile, runInWorker, shares } from './load.ts';
+import { LOAD_NICE } from './priority.ts';
 import { endpointFromKubeconfig, rssMiB, startCeiling, startOwnServer, type Target } from './target.ts';
 
 const SIZE = 1024;
@@ -62,6 +63,9 @@ const QUICK: Sizes = {
   watchMs: 600,
   memoryObjects: 100,
 };
+
+/** How the load runs, for the notes under the tables. */
+const LOAD_NOTE = `The load runs in worker threads at a lower priority than the server (nice ${LOAD_NICE}, bench/api/priority.ts): on one machine it no longer takes the server's turns on a contended core.`;
 
 /** What the ceiling rows are, for the notes under the tables. */
 const CEILING_NOTE =
@@ -177,7 +181,7 @@ function throughputTable(rows: string[][], ctx: ScenarioContext): string {
     headers: ['server', 'case', 'ops/s', 'p50', 'p99', 'failed'],
     rows,
     align: ['left', 'left', 'right', 'right', 'right', 'right'],
-  })}\n\nMedian (min–max) of ${ctx.quick ? QUICK.runs : FULL.runs} runs over ${ctx.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1 keep-alive'}; load from ${WORKERS} worker threads.\n`;
+  })}\n\nMedian (min–max) of ${ctx.quick ? QUICK.runs : FULL.runs} runs over ${ctx.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1 keep-alive'}; load from ${WORKERS} worker threads. ${LOAD_NOTE}\n`;
 }
 
 const sizes = (ctx: ScenarioContext) => (ctx.quick ? QUICK : FULL);
@@ -401,7 +405,7 @@ async function listScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   );
   return {
     results,
-    markdown: `${renderTable({ headers: ['server', 'list', 'latency', 'throughput'], rows, align: ['left', 'left', 'right', 'right'] })}\n\nMedian (min–max) of ${s.runs} runs. ${CEILING_NOTE}\n`,
+    markdown: `${renderTable({ headers: ['server', 'list', 'latency', 'throughput'], rows, align: ['left', 'left', 'right', 'right'] })}\n\nMedian (min–max) of ${s.runs} runs. ${LOAD_NOTE} ${CEILING_NOTE}\n`,
   };
 }
 
@@ -523,7 +527,7 @@ async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
       ],
       rows,
       align: ['left', 'left', 'right', 'right', 'right', 'right', 'right'],
-    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.runs} runs. "Updates/s done" is the rate the writer achieved of the rate offered (a server short of CPU answers its writes late). ${CEILING_NOTE}\n`,
+    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.runs} runs. "Updates/s done" is the rate the writer achieved of the rate offered (a server short of CPU answers its writes late). ${LOAD_NOTE} ${CEILING_NOTE}\n`,
   };
 }
 

@@ -1,5 +1,9 @@
-// Worker thread entry: registers the TypeScript loader in this thread, then runs the load job.
+// Worker thread entry: registers the TypeScript loader in this thread, lowers the thread's priority,
+// then runs the load job.
 import { register } from 'tsx/esm/api';
 
 register();
+// Lowered before the load's modules load: compiling them is load work too.
+const { lowerThisThread } = await import('./priority.ts');
+lowerThisThread();
 await import('./worker-main.ts');
