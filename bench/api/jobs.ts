@@ -41,6 +41,8 @@ export interface JobResult {
   /** watch: events a watcher never received (the scenario counts them from the writer's writes). */
   dropped: number;
   elapsedMs: number;
+  /** watch: the writer's sequence number of each event in `latencies`, in the same order. */
+  sequences?: number[];
 }
 
 export const cmPath = (ns: string, name = '') =>
@@ -327,6 +329,8 @@ export async function runJob(
         });
         const path = `${cmPath(job.namespace)}?watch=true&resourceVersion=0&allowWatchBookmarks=true`;
         const reader = WATCH_READERS[job.encoding ?? 'json'];
+        const sequences: number[] = [];
+        r.sequences = sequences;
         for (let w = 0; w < job.watchers; w++) {
           // Writes go out several at a time, so events may arrive in any order: each watcher counts
           // the distinct sequence numbers it saw, and what it never saw is counted as dropped.
@@ -341,6 +345,7 @@ export async function runJob(
             const { seq, ts } = ev;
             if (!seen.add(seq)) return;
             r.latencies.push(Date.now() - ts);
+            sequences.push(seq);
             r.ok++;
           };
           streams.push(client.stream(path, reader.split(onEvent), abort.signal, reader.accept));

@@ -45,6 +45,10 @@ export function merge(results: JobResult[]): JobResult {
     bytes: results.reduce((a, r) => a + r.bytes, 0),
     dropped: results.reduce((a, r) => a + r.dropped, 0),
     elapsedMs: Math.max(...results.map((r) => r.elapsedMs)),
+    // Kept beside the latencies only when every result has them, or the two would not line up.
+    ...(results.every((r) => r.sequences !== undefined)
+      ? { sequences: results.flatMap((r) => r.sequences ?? []) }
+      : {}),
   };
 }
 
