@@ -1,10 +1,11 @@
 // The load generator yields the CPU to the server it measures. Load and server share this machine's
 // two cores, and at equal priority the load's threads took the server's turns whenever both wanted
-// a core: with a thousand watchers, the server's event loop and its disk-sync thread waited behind
-// the watchers' own work, and delivery latency measured the scheduler's split between them rather
-// than the server (our server's p99 ran 100-300 ms; the same runs with the load niced, 55-100). A
-// lower priority only matters when both want a core, as on one machine; load on other machines
-// would never compete at all. The server, and etcd, keep the priority of the harness's main thread.
+// a core: with a thousand watchers, in the first second of writes the server's main thread got 48%
+// of a core while the load's threads took 77%, its disk-sync completions waited for a CPU, and
+// delivery latency measured the scheduler's split rather than the server (niced, the load left the
+// server PATCH p50 at 2-3 ms instead of 5-30). A lower priority only matters when both want a core,
+// as on one machine; load on other machines would never compete at all. The server, and etcd, keep
+// the priority of the harness's main thread.
 
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
