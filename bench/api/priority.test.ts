@@ -1,26 +1,35 @@
 // The load generator's priority: a worker lowers only itself, the helpers are lowered once, and the
-// main thread (which starts servers) and any process it starts keep their priority.
+// main thread (which starts servers) and any process it starts keep their priority. Where a nice
+// value belongs to the whole process (not Linux), nothing is changed at all.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { LOAD_NICE, lowerHelperThreads } from './priority.ts';
+import { LOAD_NICE, lowerHelperThreads, lowerThisThread } from './priority.ts';
 
-/** A thread's nice value, from /proc (field 19 of its stat line). */
-function niceOf(tid: number | 'thread-self'): number {
-  const path = tid === 'thread-self' ? '/proc/thread-self/stat' : `/proc/self/task/${tid}/stat`;
-  const stat = readFileSync(path, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-}
+/** The nice value in a /proc stat line (its field 19). */
+const niceIn = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 
-const linux = process.platform === 'linux';
+/** A thread of this process's nice value. */
+const niceOf = (tid: number) => niceIn(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'));
 
-describe('load generator priority', { skip: !linux && 'nice values are per thread on Linux only' }, () => {
+describe('load generator priority', () => {
+  if (process.platform !== 'linux') {
+    it('changes nothing where a nice value belongs to the whole process', () => {
+      const before = getPriority();
+      lowerThisThread();
+      lowerHelperThreads();
+      assert.equal(getPriority(), before);
+    });
+    return;
+  }
+
   it('lowers a worker thread and nothing else', async () => {
     const before = niceOf(process.pid);
-    const seen = await new Promise<number>((resolve, reject) => {
+    const stat = await new Promise<string>((resolve, reject) => {
       // The way the load workers start (worker.mjs): TypeScript loader first, then the module.
       const w = new Worker(
         `(async () => {
@@ -28,18 +37,18 @@ describe('load generator priority', { skip: !linux && 'nice values are per threa
            register();
            const { lowerThisThread } = await import(${JSON.stringify(new URL('./priority.ts', import.meta.url).href)});
            lowerThisThread();
-           const s = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8');
-           require('node:worker_threads').parentPort.postMessage(Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[16]));
+           const stat = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8');
+           require('node:worker_threads').parentPort.postMessage(stat);
          })();`,
         { eval: true },
       );
-      w.once('message', (n: number) => {
+      w.once('message', (text: string) => {
         void w.terminate();
-        resolve(n);
+        resolve(text);
       });
       w.once('error', reject);
     });
-    assert.equal(seen, LOAD_NICE);
+    assert.equal(niceIn(stat), LOAD_NICE);
     assert.equal(niceOf(process.pid), before, 'the main thread keeps its priority');
   });
 
