@@ -126,18 +126,20 @@ export class WatchWriter implements Scheduled {
       // Listened for at once: a flush from the schedule happens while nobody awaits drained(), and a
       // 'drain' heard by nobody would leave the stream waiting for one that never comes.
       this.isFull = true;
-      const done = () => {
-        this.out.off('drain', done);
-        this.out.off('close', done);
-        this.isFull = false;
-        const waiters = this.drainWaiters;
-        this.drainWaiters = [];
-        for (const resolve of waiters) resolve();
-      };
-      this.out.once('drain', done);
-      this.out.once('close', done);
+      this.out.once('drain', this.drainedOrClosed);
+      this.out.once('close', this.drainedOrClosed);
     }
   }
+
+  /** Heard once per full spell, on 'drain' or 'close'; one function for the writer's life. */
+  private readonly drainedOrClosed = (): void => {
+    this.out.off('drain', this.drainedOrClosed);
+    this.out.off('close', this.drainedOrClosed);
+    this.isFull = false;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  };
 
   /** Events [from, to) as one piece, framed as the sink asks: one buffer, filled once. */
   private joined(chunks: (string | Buffer)[], from: number, to: number): string | Buffer {
