@@ -24,7 +24,7 @@ export function chunkedSocketSink(res: unknown): EventSink | undefined {
   const socket: Socket | null = res.socket;
   if (!chunked || !res.headersSent || socket === null) return undefined;
   return {
-    write: (chunk) => socket.write(chunk),
+    write: (chunk, done) => socket.write(chunk, done),
     once: (event, f) => socket.once(event, f),
     off: (event, f) => socket.off(event, f),
     get writableEnded() {

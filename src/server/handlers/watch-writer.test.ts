@@ -9,12 +9,15 @@ import { type EventSink, WatchWriter } from './watch-writer.ts';
 /** A socket stand-in: records writes, and refuses more while `full` until drain() is called. */
 class FakeSink extends EventEmitter implements EventSink {
   writes: string[] = [];
+  /** Each write's chunk and its callback, for the callers that complete writes themselves. */
+  written: { chunk: string | Buffer; done?: () => void }[] = [];
   full = false;
   writableEnded = false;
   destroyed = false;
 
-  write(chunk: string | Buffer): boolean {
+  write(chunk: string | Buffer, done?: () => void): boolean {
     this.writes.push(String(chunk));
+    this.written.push({ chunk, done });
     return !this.full;
   }
 
@@ -119,6 +122,32 @@ describe('watch writer', () => {
       return m[2];
     });
     assert.equal(bodies.join(''), events.join(''));
+    w.close();
+  });
+
+  it('joins pieces in buffers that are used again once their write has completed', () => {
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink, 1000);
+    const event = (c: string) => `${c.repeat(3000)}\n`;
+    const flushPair = (a: string, b: string) => {
+      w.push(event(a));
+      w.push(event(b));
+      w.flush();
+      return sink.written[sink.written.length - 1];
+    };
+    w.push(event('0'));
+    assert.equal(sink.written[0].done, undefined, 'one event alone is written as it is, shared');
+    const first = flushPair('a', 'b');
+    assert.ok(Buffer.isBuffer(first.chunk) && first.done !== undefined, 'a joined piece comes back');
+    const second = flushPair('c', 'd');
+    assert.ok(Buffer.isBuffer(second.chunk));
+    assert.notEqual(second.chunk.buffer, first.chunk.buffer, 'not while the first write is out');
+    assert.equal(sink.writes[1], event('a') + event('b'), 'each piece as it was when written');
+    first.done?.();
+    const third = flushPair('e', 'f');
+    assert.ok(Buffer.isBuffer(third.chunk));
+    assert.equal(third.chunk.buffer, first.chunk.buffer, "the first piece's memory, written again");
+    assert.equal(String(third.chunk), event('e') + event('f'));
     w.close();
   });
 

@@ -7,11 +7,13 @@
 // decided by one schedule for all of them (watch-flush-schedule.ts), which keeps their writes from
 // holding the event loop in long blocks.
 
+import { PieceBuffers } from './piece-buffers.ts';
 import { FlushSchedule, type Scheduled } from './watch-flush-schedule.ts';
 
 /** The response side the writer needs (an http.ServerResponse or an HTTP/2 stream). */
 export interface EventSink {
-  write(chunk: string | Buffer): boolean;
+  /** `done` is called once the chunk has been written (or the write failed): not before. */
+  write(chunk: string | Buffer, done?: () => void): boolean;
   once(event: 'drain' | 'close', f: () => void): unknown;
   off(event: 'drain' | 'close', f: () => void): unknown;
   readonly writableEnded: boolean;
@@ -69,6 +71,9 @@ function pieceEnd(chunks: (string | Buffer)[], from: number): number {
 /** Every stream's next write, in one schedule. */
 const schedule = new FlushSchedule();
 
+/** The buffers pieces are joined in, shared by every stream and reused after each write. */
+const pieces = new PieceBuffers();
+
 export class WatchWriter implements Scheduled {
   private pending: (string | Buffer)[] = [];
   due = 0;
@@ -119,7 +124,12 @@ export class WatchWriter implements Scheduled {
     let accepted = true;
     for (let from = 0; from < chunks.length; ) {
       const to = pieceEnd(chunks, from);
-      accepted = this.out.write(this.joined(chunks, from, to)) && accepted;
+      const piece = this.joined(chunks, from, to);
+      const written =
+        piece === chunks[from] || typeof piece === 'string'
+          ? this.out.write(piece)
+          : this.out.write(piece, () => pieces.release(piece));
+      accepted = written && accepted;
       from = to;
     }
     if (!accepted && !this.isFull) {
@@ -148,7 +158,7 @@ export class WatchWriter implements Scheduled {
     let length = 0;
     for (let i = from; i < to; i++) length += byteLength(chunks[i]);
     const { head, tail } = frame?.(length) ?? NO_FRAME;
-    const out = Buffer.allocUnsafe(head.length + length + tail.length);
+    const out = pieces.take(head.length + length + tail.length);
     let at = head.copy(out, 0);
     for (let i = from; i < to; i++) {
       const c = chunks[i];
