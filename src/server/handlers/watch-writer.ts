@@ -124,11 +124,11 @@ export class WatchWriter implements Scheduled {
     let accepted = true;
     for (let from = 0; from < chunks.length; ) {
       const to = pieceEnd(chunks, from);
-      const piece = this.joined(chunks, from, to);
+      // One event with no framing goes as it is: its bytes are the event's own, shared.
       const written =
-        piece === chunks[from] || typeof piece === 'string'
-          ? this.out.write(piece)
-          : this.out.write(piece, () => pieces.release(piece));
+        to - from === 1 && this.out.frame === undefined
+          ? this.out.write(chunks[from])
+          : this.writeJoined(chunks, from, to);
       accepted = written && accepted;
       from = to;
     }
@@ -151,10 +151,12 @@ export class WatchWriter implements Scheduled {
     for (const resolve of waiters) resolve();
   };
 
-  /** Events [from, to) as one piece, framed as the sink asks: one buffer, filled once. */
-  private joined(chunks: (string | Buffer)[], from: number, to: number): string | Buffer {
+  /**
+   * Writes events [from, to) as one piece, framed as the sink asks: one buffer, filled once, and
+   * given back to the pool when the write is done with it.
+   */
+  private writeJoined(chunks: (string | Buffer)[], from: number, to: number): boolean {
     const frame = this.out.frame;
-    if (frame === undefined && to - from === 1) return chunks[from];
     let length = 0;
     for (let i = from; i < to; i++) length += byteLength(chunks[i]);
     const { head, tail } = frame?.(length) ?? NO_FRAME;
@@ -165,7 +167,7 @@ export class WatchWriter implements Scheduled {
       at += typeof c === 'string' ? out.write(c, at) : c.copy(out, at);
     }
     tail.copy(out, at);
-    return out;
+    return this.out.write(out, () => pieces.release(out));
   }
 
   /** Whether the socket refused more: the caller should wait for drained() before pushing on. */
