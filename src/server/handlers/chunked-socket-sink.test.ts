@@ -1,14 +1,21 @@
 // The HTTP/1.1 chunked sink: what a watch writer sends through it arrives as a well-formed chunked
 // body (read by Node's client, and byte for byte on the wire), the connection stays usable after
-// the response ends, and the sink is refused wherever writing to the socket would not be safe.
+// the response ends, the sink reports the socket's backlog, and it is refused wherever writing to
+// the socket would not be safe.
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { connect as connectTls } from 'node:tls';
+import { ensurePki } from '../pki/ensure-pki.ts';
 import { chunkedSocketSink } from './chunked-socket-sink.ts';
-import { WatchWriter } from './watch-writer.ts';
+import { FULL_QUEUED_BYTES, WatchWriter } from './watch-writer.ts';
 
 /** Serves `handle` on a loopback port for the length of `body`. */
 async function withServer(
@@ -121,6 +128,68 @@ describe('chunked socket sink', () => {
         assert.equal(Buffer.concat(body).toString('utf8'), events.join(''));
       },
     );
+  });
+
+  it("reports the socket's backlog, so a writer is full only when its reader falls behind", async () => {
+    // Over TLS, as served: a plain socket completes a write at once and is never refused, while a
+    // TLS socket completes it later and refuses anything past 16 KiB that it has not sent yet.
+    const dir = mkdtempSync(join(tmpdir(), 'chunked-sink-'));
+    const pki = await ensurePki({
+      dir,
+      caName: 'sink-test-ca',
+      hosts: ['127.0.0.1'],
+      adminUser: 'a',
+      adminGroups: [],
+    });
+    const piece = `${'x'.repeat(40_000)}\n`;
+    let seen: { afterOne: boolean; refused: boolean; backlog: number; full: boolean } | undefined;
+    const server = createTlsServer({ cert: pki.serving.certPem, key: pki.serving.keyPem }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      const sink = chunkedSocketSink(res) ?? assert.fail('no sink');
+      let refused = false;
+      const write = sink.write;
+      sink.write = (chunk, done) => {
+        const taken = write(chunk, done);
+        refused ||= !taken;
+        return taken;
+      };
+      const out = new WatchWriter(sink, 1000);
+      out.push(piece);
+      const afterOne = out.full;
+      for (let i = 0; i < 200; i++) out.push(piece);
+      out.flush();
+      seen = { afterOne, refused, backlog: sink.writableLength ?? -1, full: out.full };
+      assert.equal(sink.writableLength, res.socket?.writableLength);
+      out.close();
+      res.end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const socket = connectTls({
+        host: '127.0.0.1',
+        port: (server.address() as { port: number }).port,
+        rejectUnauthorized: false,
+      });
+      await once(socket, 'secureConnect');
+      socket.write('GET /watch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      // Not read until the server has written everything: 8 MB cannot all be in the kernel.
+      socket.pause();
+      while (seen === undefined) await new Promise((r) => setTimeout(r, 5));
+      socket.resume();
+      socket.on('data', () => {});
+      await once(socket, 'end');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.ok(seen);
+    assert.equal(seen.refused, true, "the 40 KB pieces are past Node's mark");
+    assert.equal(seen.afterOne, false, 'one piece: refused, but nothing much is waiting');
+    assert.ok(seen.backlog >= FULL_QUEUED_BYTES, `8 MB to a reader that does not read: ${seen.backlog}`);
+    assert.equal(seen.full, true);
   });
 
   it('frames each write as one chunk of its exact length, ending with the last chunk', async () => {

@@ -33,6 +33,9 @@ export function chunkedSocketSink(res: unknown): EventSink | undefined {
     get destroyed() {
       return res.destroyed || socket.destroyed;
     },
+    get writableLength() {
+      return socket.writableLength;
+    },
     frame: (length) => ({ head: Buffer.from(`${length.toString(16)}\r\n`, 'latin1'), tail: CRLF }),
   };
 }

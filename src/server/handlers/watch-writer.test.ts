@@ -1,10 +1,11 @@
 // The watch writer: an idle stream writes at once, a busy one gathers events into one write per
-// interval, and a full socket holds the stream back until it drains, whoever did the write.
+// interval, and a full socket (one with a backlog) holds the stream back until it drains, whoever
+// did the write.
 
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
-import { type EventSink, WatchWriter } from './watch-writer.ts';
+import { type EventSink, FULL_QUEUED_BYTES, WatchWriter } from './watch-writer.ts';
 
 /** A socket stand-in: records writes, and refuses more while `full` until drain() is called. */
 class FakeSink extends EventEmitter implements EventSink {
@@ -12,6 +13,8 @@ class FakeSink extends EventEmitter implements EventSink {
   /** Each write's chunk and its callback, for the callers that complete writes themselves. */
   written: { chunk: string | Buffer; done?: () => void }[] = [];
   full = false;
+  /** What the socket holds unsent, when the test says; undefined leaves it unknown. */
+  writableLength: number | undefined;
   writableEnded = false;
   destroyed = false;
 
@@ -60,6 +63,34 @@ describe('watch writer', () => {
     sink.drain();
     await waiting;
     assert.equal(drained, true);
+    w.close();
+  });
+
+  it('counts a refused write as full only once 64 KiB are queued', async () => {
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink, 1000);
+    sink.full = true;
+    sink.writableLength = FULL_QUEUED_BYTES - 1;
+    w.push('a\n');
+    assert.deepEqual(sink.writes, ['a\n']);
+    assert.equal(w.full, false, 'refused by a 16 KiB mark, but little is waiting');
+    const outcome = await Promise.race([w.drained().then(() => 'at once'), tick(50).then(() => 'waited')]);
+    assert.equal(outcome, 'at once');
+    assert.equal(sink.listenerCount('drain'), 0, 'no drain is awaited');
+
+    sink.writableLength = FULL_QUEUED_BYTES;
+    w.push('b\n');
+    w.flush();
+    assert.equal(w.full, true, 'a real backlog');
+    let drained = false;
+    const waiting = w.drained().then(() => {
+      drained = true;
+    });
+    await tick(5);
+    assert.equal(drained, false);
+    sink.drain();
+    await waiting;
+    assert.equal(w.full, false);
     w.close();
   });
 
