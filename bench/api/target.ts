@@ -101,7 +101,11 @@ export async function startOwnServer(backend: BackendName, extraFlags: string[] 
     flags.push('--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`);
   }
   const port = await freePort();
-  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the server under load;
+  // BENCH_SERVER_NODE_ARGS passes flags to the server: "--perf-basic-prof" names its compiled code
+  // for `perf record -g -p <pid>`, which profiles it under load as it runs. V8's own "--cpu-prof"
+  // changes what it measures: with a thousand watchers it raised the server's main thread from
+  // about 62% to 83% of a core, nearly all of it in inlined code (turning inlining off brought it
+  // back to 58% under the profiler, while without the profiler inlining made no difference).
   // BENCH_SERVER_STDOUT=1 shows what such flags print (--trace-gc).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
   const child = spawn(process.execPath, [...nodeArgs, PROGRAM, ...flags, '--secure-port', String(port)], {
