@@ -17,12 +17,13 @@ import { ensurePki } from '../pki/ensure-pki.ts';
 import { chunkedSocketSink } from './chunked-socket-sink.ts';
 import { FULL_QUEUED_BYTES, WatchWriter } from './watch-writer.ts';
 
-/** Serves `handle` on a loopback port for the length of `body`. */
+/** Serves `handle` on a loopback port for the length of `body`; over TLS when given a key pair. */
 async function withServer(
   handle: (req: IncomingMessage, res: ServerResponse) => void,
   body: (port: number) => Promise<void>,
+  tls?: { cert: string; key: string },
 ): Promise<void> {
-  const server = createServer(handle);
+  const server = tls === undefined ? createServer(handle) : createTlsServer(tls, handle);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   try {
@@ -143,46 +144,43 @@ describe('chunked socket sink', () => {
     });
     const piece = `${'x'.repeat(40_000)}\n`;
     let seen: { afterOne: boolean; refused: boolean; backlog: number; full: boolean } | undefined;
-    const server = createTlsServer({ cert: pki.serving.certPem, key: pki.serving.keyPem }, (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.flushHeaders();
-      const sink = chunkedSocketSink(res) ?? assert.fail('no sink');
-      let refused = false;
-      const write = sink.write;
-      sink.write = (chunk, done) => {
-        const taken = write(chunk, done);
-        refused ||= !taken;
-        return taken;
-      };
-      const out = new WatchWriter(sink, 1000);
-      out.push(piece);
-      const afterOne = out.full;
-      for (let i = 0; i < 200; i++) out.push(piece);
-      out.flush();
-      seen = { afterOne, refused, backlog: sink.writableLength ?? -1, full: out.full };
-      assert.equal(sink.writableLength, res.socket?.writableLength);
-      out.close();
-      res.end();
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
     try {
-      const socket = connectTls({
-        host: '127.0.0.1',
-        port: (server.address() as { port: number }).port,
-        rejectUnauthorized: false,
-      });
-      await once(socket, 'secureConnect');
-      socket.write('GET /watch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-      // Not read until the server has written everything: 8 MB cannot all be in the kernel.
-      socket.pause();
-      while (seen === undefined) await new Promise((r) => setTimeout(r, 5));
-      socket.resume();
-      socket.on('data', () => {});
-      await once(socket, 'end');
+      await withServer(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.flushHeaders();
+          const sink = chunkedSocketSink(res) ?? assert.fail('no sink');
+          let refused = false;
+          const write = sink.write;
+          sink.write = (chunk, done) => {
+            const taken = write(chunk, done);
+            refused ||= !taken;
+            return taken;
+          };
+          const out = new WatchWriter(sink, 1000);
+          out.push(piece);
+          const afterOne = out.full;
+          for (let i = 0; i < 200; i++) out.push(piece);
+          out.flush();
+          seen = { afterOne, refused, backlog: sink.writableLength ?? -1, full: out.full };
+          assert.equal(sink.writableLength, res.socket?.writableLength);
+          out.close();
+          res.end();
+        },
+        async (port) => {
+          const socket = connectTls({ host: '127.0.0.1', port, rejectUnauthorized: false });
+          await once(socket, 'secureConnect');
+          socket.write('GET /watch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+          // Not read until the server has written everything: 8 MB cannot all be in the kernel.
+          socket.pause();
+          while (seen === undefined) await new Promise((r) => setTimeout(r, 5));
+          socket.resume();
+          socket.on('data', () => {});
+          await once(socket, 'end');
+        },
+        { cert: pki.serving.certPem, key: pki.serving.keyPem },
+      );
     } finally {
-      server.closeAllConnections();
-      server.close();
       rmSync(dir, { recursive: true, force: true });
     }
     assert.ok(seen);

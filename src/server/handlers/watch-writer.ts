@@ -145,13 +145,18 @@ export class WatchWriter implements Scheduled {
       accepted = written && accepted;
       from = to;
     }
-    if (!accepted && !this.isFull && (this.out.writableLength ?? FULL_QUEUED_BYTES) >= FULL_QUEUED_BYTES) {
+    if (!accepted && !this.isFull && this.backlogged()) {
       // Listened for at once: a flush from the schedule happens while nobody awaits drained(), and a
       // 'drain' heard by nobody would leave the stream waiting for one that never comes.
       this.isFull = true;
       this.out.once('drain', this.drainedOrClosed);
       this.out.once('close', this.drainedOrClosed);
     }
+  }
+
+  /** Whether the sink holds FULL_QUEUED_BYTES or more unsent (or cannot say how much it holds). */
+  private backlogged(): boolean {
+    return (this.out.writableLength ?? FULL_QUEUED_BYTES) >= FULL_QUEUED_BYTES;
   }
 
   /** Heard once per full spell, on 'drain' or 'close'; one function for the writer's life. */
