@@ -114,6 +114,8 @@ export interface WireWatch extends AsyncIterable<WireWatchEvent> {
   stop(): void;
   attach(sink: WatchSink<WireWatchEvent>, onEnd: (error?: unknown) => void): void;
   resume(): void;
+  /** As WatchStream's: resume() hands over every waiting event before it returns. */
+  readonly resumesInStep?: boolean;
 }
 
 export interface ListRequest {
@@ -649,6 +651,7 @@ export class GenericStore {
       stop: () => stream.stop(),
       attach: (sink, onEnd) => stream.attach((ev) => sink(toWire(ev)), onEnd),
       resume: () => stream.resume(),
+      resumesInStep: stream.resumesInStep,
       // A plain iterator rather than an async generator: it runs once per event per watcher, and
       // a generator costs several promises a step.
       [Symbol.asyncIterator]() {

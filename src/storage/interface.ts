@@ -157,6 +157,12 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
   attach(sink: WatchSink, onEnd: (error?: unknown) => void): void;
   /** The sink can take events again. */
   resume(): void;
+  /**
+   * Whether resume() hands the sink every waiting event before it returns (a queue does; an
+   * iteration hands them over later). A sink of such a stream may decline events it could take
+   * and collect them all at once when it wants them.
+   */
+  readonly resumesInStep?: boolean;
 }
 
 export interface Storage {

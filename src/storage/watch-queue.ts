@@ -20,6 +20,8 @@ export class WatchQueue implements WatchStream {
     this.onStop = onStop;
   }
 
+  readonly resumesInStep = true;
+
   get stopped(): boolean {
     return this.ended;
   }

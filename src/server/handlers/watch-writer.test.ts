@@ -1,6 +1,6 @@
 // The watch writer: an idle stream writes at once, a busy one gathers events into one write per
-// interval, and a full socket (one with a backlog) holds the stream back until it drains, whoever
-// did the write.
+// interval (collecting, at its turn, what its source held back), and a full socket (one with a
+// backlog) holds the stream back until it drains, whoever did the write.
 
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
@@ -179,6 +179,32 @@ describe('watch writer', () => {
     assert.ok(Buffer.isBuffer(third.chunk));
     assert.equal(third.chunk.buffer, first.chunk.buffer, "the first piece's memory, written again");
     assert.equal(String(third.chunk), event('e') + event('f'));
+    w.close();
+  });
+
+  it('collects what its source held back when its turn comes, into the same write', async () => {
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink, 30);
+    const held: string[] = [];
+    let collected = 0;
+    w.collect = () => {
+      collected++;
+      assert.equal(w.waiting, false, 'its turn has come');
+      for (const c of held.splice(0)) w.push(c);
+      assert.equal(w.waiting, false, 'what is collected joins the write under way');
+    };
+    w.push('a\n');
+    assert.equal(w.waiting, false, 'an idle stream writes at once');
+    w.push('b\n');
+    assert.equal(w.waiting, true);
+    held.push('c\n', 'd\n');
+    assert.equal(collected, 0, 'nothing is asked for before the turn');
+    await tick(60);
+    assert.equal(collected, 1);
+    assert.deepEqual(sink.writes, ['a\n', 'b\nc\nd\n']);
+    assert.equal(w.waiting, false);
+    await tick(60);
+    assert.equal(collected, 1, 'an idle stream is not asked');
     w.close();
   });
 

@@ -3,7 +3,8 @@
 // server with a thousand watchers of a busy collection makes a thousand writes per event: most of its
 // time went there. An idle stream writes an event at once; a busy one writes at most once per
 // interval, so an event waits at most that long, and a client reads fewer, larger pieces. The
-// interval grows with the number of open streams, from 20 ms to 50 ms. When each stream writes is
+// interval grows with the number of open streams, from 20 ms to 50 ms; a source may hold a waiting
+// stream's events back and hand them over when its turn comes (collect). When each stream writes is
 // decided by one schedule for all of them (watch-flush-schedule.ts), which keeps their writes from
 // holding the event loop in long blocks.
 
@@ -97,6 +98,14 @@ export class WatchWriter implements Scheduled {
   private drainWaiters: (() => void)[] = [];
 
   private closed = false;
+  /** Inside collect: pushes only queue, the write follows. */
+  private collecting = false;
+
+  /**
+   * Called when the stream's turn to write comes, before it writes: a source that held its events
+   * back while the stream was `waiting` pushes them now, all in one step.
+   */
+  collect: (() => void) | undefined;
 
   /** `intervalMs` fixes the interval; by default it follows the number of open writers. */
   constructor(
@@ -112,15 +121,33 @@ export class WatchWriter implements Scheduled {
    */
   push(chunk: string | Buffer): void {
     this.pending.push(chunk);
-    if (this.slot !== -1) return;
+    if (this.slot !== -1 || this.collecting) return;
     const now = performance.now();
     const due = this.lastWrite + (this.intervalMs ?? currentInterval());
     if (due <= now && schedule.mayWriteNow(now)) this.flush();
     else schedule.add(this, Math.max(due, now));
   }
 
+  /**
+   * Whether the stream waits for its turn to write. Whatever arrives meanwhile goes out with that
+   * write, so its source may hold events back until collect() asks for them: handed over one by
+   * one as they happen, a thousand watchers' events cost a walk through every watcher's objects
+   * per event, where collected they cost one walk per write.
+   */
+  get waiting(): boolean {
+    return this.slot !== -1;
+  }
+
   /** The schedule's call: the stream's time has come. */
   write(): void {
+    if (this.collect !== undefined) {
+      this.collecting = true;
+      try {
+        this.collect();
+      } finally {
+        this.collecting = false;
+      }
+    }
     this.flush();
   }
 
