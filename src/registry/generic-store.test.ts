@@ -224,6 +224,51 @@ describe('generic store', () => {
   });
 });
 
+describe('generic store streaming watch', () => {
+  const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('hands a sink the state and its bookmark, then each change from the live watch itself', async () => {
+    const storage = openSqliteStorage({ path: ':memory:' });
+    const store = new GenericStore(storage, resource, testStrategy());
+    await store.create('ns', cm('a'));
+    const w = store.watch('ns', { sendInitialEvents: true, allowBookmarks: true, initialEventsEnd: ['end'] });
+    const seen: string[] = [];
+    let declining = false;
+    let ended = false;
+    w.attach(
+      (ev) => {
+        const annotated = ev.object.metadata?.annotations?.end === 'true' ? ' end' : '';
+        seen.push(
+          `${ev.type} ${ev.object.metadata?.name ?? ev.object.metadata?.resourceVersion}${annotated}`,
+        );
+        return !declining;
+      },
+      () => {
+        ended = true;
+      },
+    );
+    assert.equal(w.resumesInStep, false, 'the state is handed over by iteration');
+    for (let i = 0; i < 100 && w.resumesInStep !== true; i++) await tick(5);
+    assert.equal(w.resumesInStep, true, 'then the live watch is attached');
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0], 'ADDED a');
+    assert.match(seen[1], /^BOOKMARK \d+ end$/);
+
+    declining = true;
+    await store.create('ns', cm('b'));
+    await store.create('ns', cm('c'));
+    for (let i = 0; i < 100 && seen.length < 3; i++) await tick(5);
+    await tick(20);
+    assert.deepEqual(seen.slice(2), ['ADDED b'], 'a declined event holds back the next');
+    declining = false;
+    w.resume();
+    assert.deepEqual(seen.slice(2), ['ADDED b', 'ADDED c'], 'resume hands it over before returning');
+    w.stop();
+    assert.equal(ended, true);
+    await storage.close();
+  });
+});
+
 describe('generic store over the watch cache', () => {
   it('hands every watcher the same wire object for one event', async () => {
     const { CachedStorage } = await import('../storage/cacher/index.ts');

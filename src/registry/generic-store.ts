@@ -114,7 +114,7 @@ export interface WireWatch extends AsyncIterable<WireWatchEvent> {
   stop(): void;
   attach(sink: WatchSink<WireWatchEvent>, onEnd: (error?: unknown) => void): void;
   resume(): void;
-  /** As WatchStream's: resume() hands over every waiting event before it returns. */
+  /** As WatchStream's: resume() hands over every waiting event before it returns (for now). */
   readonly resumesInStep?: boolean;
 }
 
@@ -675,52 +675,66 @@ export class GenericStore {
   /** Wire events by the storage event they came from (shared by watchers of the watch cache). */
   private readonly wireEvents = new WeakMap<WatchEvent, WireWatchEvent>();
 
-  /** A watch that starts with the state at `req.at` (or the most recent), or right after it. */
+  /**
+   * A watch that starts with the state at `req.at` (or the most recent), or right after it. A sink
+   * is handed the state by iteration, then attached to the live watch itself, so that from then on
+   * the watch costs what a plain one does.
+   */
   private streamingWatch(namespace: string, req: WatchRequest, predicate: Predicate | undefined): WireWatch {
     const prefix = this.prefixFor(namespace);
     let inner: WireWatch | undefined;
     let stopped = false;
+    let from: Revision | undefined;
     const self = this;
     const pump = new IterationPump<WireWatchEvent>();
+    /** The state as ADDED events and the bookmark that ends it; sets `from`. */
+    async function* initial(): AsyncGenerator<WireWatchEvent> {
+      if (!req.sendInitialEvents) {
+        from = req.revision ?? (await self.storage.currentRevision());
+        return;
+      }
+      const state = await self.storage.list(prefix, { at: req.at, predicate });
+      if (state.encoded === undefined) {
+        for (const obj of state.items) yield { type: 'ADDED', object: self.wireObject(obj) };
+      } else {
+        for (const item of state.encoded) yield self.encodedWireEvent('ADDED', new EncodedObject(item));
+      }
+      from = state.revision;
+      if (req.allowBookmarks) {
+        const annotations = Object.fromEntries((req.initialEventsEnd ?? []).map((a) => [a, 'true']));
+        yield {
+          type: 'BOOKMARK',
+          object: {
+            kind: self.resource.kind,
+            apiVersion: self.apiVersion,
+            metadata: { resourceVersion: String(from), annotations },
+          },
+        };
+      }
+    }
+    const live = (): WireWatch => {
+      inner = self.watch(namespace, { ...req, sendInitialEvents: undefined, revision: from });
+      return inner;
+    };
     return {
       stop() {
         stopped = true;
         inner?.stop();
       },
       attach(sink, onEnd) {
-        pump.start(this, sink, onEnd);
+        pump.start(initial(), sink, (error) => {
+          if (error !== undefined || stopped) onEnd(error);
+          else live().attach(sink, onEnd);
+        });
       },
-      resume: () => pump.resume(),
+      resume: () => (inner === undefined ? pump.resume() : inner.resume()),
+      get resumesInStep() {
+        return inner?.resumesInStep === true;
+      },
       async *[Symbol.asyncIterator]() {
-        let from: Revision;
-        if (req.sendInitialEvents) {
-          const state = await self.storage.list(prefix, { at: req.at, predicate });
-          if (state.encoded === undefined) {
-            for (const obj of state.items) yield { type: 'ADDED', object: self.wireObject(obj) };
-          } else {
-            for (const item of state.encoded) {
-              yield self.encodedWireEvent('ADDED', new EncodedObject(item));
-            }
-          }
-          from = state.revision;
-          if (req.allowBookmarks) {
-            const annotations = Object.fromEntries((req.initialEventsEnd ?? []).map((a) => [a, 'true']));
-            yield {
-              type: 'BOOKMARK',
-              object: {
-                kind: self.resource.kind,
-                apiVersion: self.apiVersion,
-                metadata: { resourceVersion: String(from), annotations },
-              },
-            };
-          }
-        } else {
-          from = req.revision ?? (await self.storage.currentRevision());
-        }
+        yield* initial();
         if (stopped) return;
-        const live = self.watch(namespace, { ...req, sendInitialEvents: undefined, revision: from });
-        inner = live;
-        for await (const ev of live) {
+        for await (const ev of live()) {
           if (stopped) break;
           yield ev;
         }

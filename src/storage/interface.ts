@@ -160,7 +160,7 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
   /**
    * Whether resume() hands the sink every waiting event before it returns (a queue does; an
    * iteration hands them over later). A sink of such a stream may decline events it could take
-   * and collect them all at once when it wants them.
+   * and collect them all at once when it wants them. It may change while the stream runs.
    */
   readonly resumesInStep?: boolean;
 }

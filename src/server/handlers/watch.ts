@@ -174,8 +174,7 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   // So they do while the writer waits for its turn, if the watch can hand them all over the moment
   // the turn comes: taken then in one step, they cost one walk through this watcher's objects per
   // write instead of one per event.
-  const holdsBack = watch.resumesInStep === true;
-  if (holdsBack) out.collect = () => (out.full ? undefined : watch.resume());
+  out.collect = () => (out.full ? undefined : watch.resume());
   const deliver = (ev: WireWatchEvent): boolean => {
     if (ctx.res.writableEnded || ctx.res.destroyed) {
       watch.stop();
@@ -190,7 +189,7 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
       void out.drained().then(() => watch.resume());
       return false;
     }
-    return !(holdsBack && out.waiting);
+    return !(out.waiting && watch.resumesInStep === true);
   };
   try {
     const failure = await new Promise<unknown>((resolve) => {
