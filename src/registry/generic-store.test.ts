@@ -247,9 +247,10 @@ describe('generic store streaming watch', () => {
         ended = true;
       },
     );
-    assert.equal(w.resumesInStep, false, 'the state is handed over by iteration');
-    for (let i = 0; i < 100 && w.resumesInStep !== true; i++) await tick(5);
-    assert.equal(w.resumesInStep, true, 'then the live watch is attached');
+    const inStep = () => w.resumesInStep === true;
+    assert.equal(inStep(), false, 'the state is handed over by iteration');
+    for (let i = 0; i < 100 && !inStep(); i++) await tick(5);
+    assert.equal(inStep(), true, 'then the live watch is attached');
     assert.equal(seen.length, 2);
     assert.equal(seen[0], 'ADDED a');
     assert.match(seen[1], /^BOOKMARK \d+ end$/);
