@@ -46,6 +46,39 @@ describe('WatchQueue with a sink', () => {
     assert.equal(q.backlog, 0);
   });
 
+  it('says when its sink declines, and calls onCaughtUp once resume() has handed everything over', () => {
+    const q = new WatchQueue();
+    const seen: number[] = [];
+    let room = 1;
+    let caughtUp = 0;
+    q.onCaughtUp = () => {
+      caughtUp++;
+      // The source pushes what it held back; the sink takes it in this step.
+      q.push(ev(4));
+    };
+    q.attach(
+      (e) => {
+        seen.push(e.revision ?? 0);
+        return --room > 0;
+      },
+      () => {},
+    );
+    assert.equal(caughtUp, 1, 'attaching hands over what waited, then asks the source');
+    assert.deepEqual(seen, [4]);
+    assert.equal(q.held, true);
+    q.push(ev(5));
+    q.push(ev(6));
+    room = 1;
+    q.resume();
+    assert.deepEqual(seen, [4, 5]);
+    assert.equal(caughtUp, 1, 'not while the sink still declines');
+    room = 10;
+    q.resume();
+    assert.equal(q.held, false);
+    assert.equal(caughtUp, 2);
+    assert.deepEqual(seen, [4, 5, 6, 4]);
+  });
+
   it('ends after the last event went out: an ERROR from fail(), and at once when stopped idle', () => {
     const q = new WatchQueue();
     const seen: string[] = [];

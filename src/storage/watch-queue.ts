@@ -22,6 +22,17 @@ export class WatchQueue implements WatchStream {
 
   readonly resumesInStep = true;
 
+  /**
+   * Called when resume() has handed over everything the queue held and the sink takes more: a
+   * source that stopped pushing while the sink declined (the watch cache) pushes what came since.
+   */
+  onCaughtUp: (() => void) | undefined;
+
+  /** Whether the sink declined more: what is pushed now waits for resume(). */
+  get held(): boolean {
+    return this.paused;
+  }
+
   get stopped(): boolean {
     return this.ended;
   }
@@ -73,6 +84,7 @@ export class WatchQueue implements WatchStream {
       this.compact();
       this.hand(event);
     }
+    if (!this.paused && !this.ended) this.onCaughtUp?.();
     this.endIfDrained();
   }
 

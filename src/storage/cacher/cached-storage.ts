@@ -6,7 +6,8 @@
 // block into shared buffers (ordered-entries.ts): a JSON list or watch event is written from
 // those bytes without decoding or encoding anything, memory per object is about its JSON's size,
 // and every reader that wants the object gets a private decoded copy (watchers of one event share
-// one frozen copy), so nothing a caller does can change the cache.
+// one frozen copy), so nothing a caller does can change the cache. A watcher whose consumer takes
+// no more for now is parked: events pass it by, and it takes them from the window when resumed.
 
 import type { ApiObject } from '../../machinery/object.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
@@ -72,6 +73,15 @@ const TRIM_BATCH_DIVISOR = 8;
 /** Snapshots held at once; past this the oldest goes (its lists continue from the backend). */
 const MAX_SNAPSHOTS = 64;
 
+/**
+ * How long an event keeps the encodings made for its watchers, for parked watchers that take it
+ * later (one made afresh for a later one costs each such watcher its own encoding).
+ */
+const SHARED_DELIVERY_MS = 2_000;
+
+/** Every this many events, parked watchers are checked for falling too far behind. */
+const PARKED_CHECK_EVERY = 64;
+
 interface CachedEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   key: string;
@@ -80,6 +90,8 @@ interface CachedEvent {
   revision: Revision;
   /** When the cache saw it (ms), for the age bound of the window. */
   seenAt: number;
+  /** The event's shared forms, while recent (SHARED_DELIVERY_MS). */
+  delivery: Delivery | undefined;
 }
 
 interface CacheWatcher {
@@ -90,6 +102,11 @@ interface CacheWatcher {
   /** Revision of the last event or bookmark delivered. */
   last: Revision;
   active: boolean;
+  /**
+   * While parked, the number (see `historyBase`) of the next event in `history` to hand it; -1
+   * while it gets each event as it comes.
+   */
+  cursor: number;
 }
 
 /** Whether the entry is selected, decoding it only for predicates that read past its metadata. */
@@ -135,7 +152,19 @@ function encodedList(
 export class CachedStorage implements Storage {
   private readonly objects = new OrderedEntries();
   private readonly history: CachedEvent[] = [];
+  /** The number of events ever cut from the front of `history`: history[i] is event historyBase + i. */
+  private historyBase = 0;
+  /** The number of the oldest event that may still hold its shared delivery. */
+  private sharedFrom = 0;
   private readonly watchers = new Set<CacheWatcher>();
+  /**
+   * The watchers handed each event as it comes. A watcher whose consumer declines more (its
+   * writer waits for its turn, or its socket is full) is parked instead: it keeps a cursor into
+   * `history` and takes what it missed when the consumer resumes. With a thousand busy watchers
+   * most are parked at any moment, and an event walks only the others.
+   */
+  private readonly live = new Set<CacheWatcher>();
+  private readonly parked = new Set<CacheWatcher>();
   private revision: Revision = 0;
   /** The oldest revision after which every event is still in `history`. */
   private windowStart: Revision = 0;
@@ -196,9 +225,9 @@ export class CachedStorage implements Storage {
   /** The feed broke (compaction, an undecodable value): rebuild from a fresh list. */
   private async restart(): Promise<void> {
     for (const w of this.watchers) w.queue.fail(new Error('watch cache is re-synchronizing'), this.revision);
-    this.watchers.clear();
+    this.clearWatchers();
     this.objects.clear();
-    this.history.length = 0;
+    this.dropHistory(this.history.length);
     this.ready = this.start();
     await this.ready.catch(() => {});
   }
@@ -238,6 +267,9 @@ export class CachedStorage implements Storage {
     const entry = this.entryOf(ev.object);
     const previous =
       (ev.type === 'DELETED' ? this.objects.delete(key) : this.objects.set(key, entry)) ?? null;
+    // One decoded-on-demand object, and one event per type, for every watcher of this change,
+    // kept for parked watchers for a while.
+    const delivery = new Delivery(new EncodedObject(entry), ev.revision);
     const event: CachedEvent = {
       type: ev.type as CachedEvent['type'],
       key,
@@ -245,14 +277,79 @@ export class CachedStorage implements Storage {
       previous,
       revision: ev.revision,
       seenAt: Date.now(),
+      delivery,
     };
     this.history.push(event);
+    const next = this.historyBase + this.history.length;
+    for (const w of this.live) {
+      this.deliver(w, event, delivery);
+      if (w.queue.held) this.park(w, next);
+    }
+    if (next % PARKED_CHECK_EVERY === 0) this.cutSlowParked();
+    this.releaseDeliveries(event.seenAt);
     this.trimHistory();
-    // One decoded-on-demand object, and one event per type, for every watcher of this change;
-    // replays make their own.
-    const delivery = new Delivery(new EncodedObject(entry), ev.revision);
-    for (const w of this.watchers) this.deliver(w, event, delivery);
     this.advance(ev.revision);
+  }
+
+  /** Stops handing `w` events as they come; it takes them from event `next` on when it resumes. */
+  private park(w: CacheWatcher, next: number): void {
+    this.live.delete(w);
+    this.parked.add(w);
+    w.cursor = next;
+  }
+
+  /**
+   * Hands a parked watcher whose consumer resumed the events it missed, until the consumer
+   * declines again (it stays parked) or it has them all (it is handed events as they come again).
+   */
+  private catchUp(w: CacheWatcher): void {
+    if (w.cursor < 0) return;
+    const end = this.historyBase + this.history.length;
+    for (let n = w.cursor; n < end; ) {
+      const ev = this.history[n - this.historyBase];
+      n++;
+      this.deliver(w, ev, ev.delivery ?? new Delivery(new EncodedObject(ev.entry), ev.revision));
+      if (w.queue.stopped) return;
+      if (w.queue.held) {
+        w.cursor = n;
+        return;
+      }
+    }
+    w.cursor = -1;
+    this.parked.delete(w);
+    this.live.add(w);
+  }
+
+  /** Ends the streams of parked watchers as far behind as the backlog bound (see deliver). */
+  private cutSlowParked(): void {
+    const oldest = this.historyBase + this.history.length - this.backlog;
+    for (const w of this.parked) if (w.cursor < oldest) w.queue.stop();
+  }
+
+  /** Lets events older than SHARED_DELIVERY_MS drop their shared forms. */
+  private releaseDeliveries(now: number): void {
+    const before = now - SHARED_DELIVERY_MS;
+    for (let i = this.sharedFrom - this.historyBase; i < this.history.length; i++) {
+      const ev = this.history[i];
+      if (ev.seenAt >= before) break;
+      ev.delivery = undefined;
+      this.sharedFrom++;
+    }
+  }
+
+  /** Cuts the oldest `count` events; parked watchers that had yet to take them are ended. */
+  private dropHistory(count: number): void {
+    if (count <= 0) return;
+    const dropped = this.history.splice(0, count);
+    this.historyBase += dropped.length;
+    this.sharedFrom = Math.max(this.sharedFrom, this.historyBase);
+    for (const w of this.parked) if (w.cursor < this.historyBase) w.queue.stop();
+  }
+
+  private clearWatchers(): void {
+    this.watchers.clear();
+    this.live.clear();
+    this.parked.clear();
   }
 
   /** Keeps the window within its capacity and age; what leaves it is replayed by the backend. */
@@ -270,8 +367,8 @@ export class CachedStorage implements Storage {
     let drop = Math.max(0, this.history.length - this.capacity);
     while (drop < this.history.length && this.history[drop].seenAt < oldest) drop++;
     if (drop === 0) return;
-    const dropped = this.history.splice(0, drop);
-    this.windowStart = Math.max(this.windowStart, dropped[dropped.length - 1].revision);
+    this.windowStart = Math.max(this.windowStart, this.history[drop - 1].revision);
+    this.dropHistory(drop);
   }
 
   private advance(revision: Revision): void {
@@ -425,13 +522,19 @@ export class CachedStorage implements Storage {
     if (opts.revision !== undefined && opts.revision < this.windowStart)
       return this.backend.watch(prefix, opts);
     const w: CacheWatcher = {
-      queue: new WatchQueue(() => this.watchers.delete(w)),
+      queue: new WatchQueue(() => {
+        this.watchers.delete(w);
+        this.live.delete(w);
+        this.parked.delete(w);
+      }),
       prefix,
       end,
       opts,
       last: opts.revision ?? 0,
       active: false,
+      cursor: -1,
     };
+    w.queue.onCaughtUp = () => this.catchUp(w);
     void this.open(w);
     return w.queue;
   }
@@ -455,12 +558,18 @@ export class CachedStorage implements Storage {
           this.relay(w, this.backend.watch(w.prefix, w.opts));
           return;
         }
-        for (const ev of this.history) {
-          if (ev.revision > w.last)
-            this.deliver(w, ev, new Delivery(new EncodedObject(ev.entry), ev.revision));
-        }
+        // The window's events after its revision, taken as a parked watcher takes them.
+        if (w.queue.stopped) return;
+        this.watchers.add(w);
+        this.parked.add(w);
+        w.cursor = this.historyBase;
+        this.catchUp(w);
+        return;
       }
-      if (!w.queue.stopped) this.watchers.add(w);
+      if (!w.queue.stopped) {
+        this.watchers.add(w);
+        this.live.add(w);
+      }
     } catch (err) {
       w.queue.fail(err as Error);
     }
@@ -493,7 +602,7 @@ export class CachedStorage implements Storage {
 
   private notifyProgress(): void {
     this.trimHistory();
-    for (const w of this.watchers) {
+    for (const w of this.live) {
       if (!w.opts.progressNotify) continue;
       if (w.active) {
         w.active = false;
@@ -538,7 +647,7 @@ export class CachedStorage implements Storage {
     if (revision > this.windowStart) {
       this.windowStart = revision;
       const keep = this.history.findIndex((e) => e.revision > revision);
-      this.history.splice(0, keep === -1 ? this.history.length : keep);
+      this.dropHistory(keep === -1 ? this.history.length : keep);
     }
   }
 
@@ -551,7 +660,7 @@ export class CachedStorage implements Storage {
     clearInterval(this.progressTimer);
     this.feed?.stop();
     for (const w of this.watchers) w.queue.stop();
-    this.watchers.clear();
+    this.clearWatchers();
     await this.backend.close();
   }
 }

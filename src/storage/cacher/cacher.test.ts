@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isJoined } from '../encoded.ts';
+import type { WatchEvent } from '../interface.ts';
 import { openSqliteStorage } from '../sqlite/index.ts';
 import { runStorageConformance } from '../testing/conformance.ts';
 import { CachedStorage } from './cached-storage.ts';
@@ -30,6 +31,14 @@ runStorageConformance('watch cache over sqlite', {
   open: async () => open(),
   progressNotifyWithinMs: 600,
 });
+
+/** Resolves once `done` holds (checked every 5 ms), or fails after two seconds. */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 5) {
+    if (waited > 2000) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 describe('watch cache specifics', () => {
   before(() => {
@@ -179,6 +188,91 @@ describe('watch cache specifics', () => {
     assert.equal(third.revision, first.revision);
     assert.equal(third.continue, undefined);
     await store.close();
+  });
+
+  it('a watcher whose consumer declines takes what it missed when it resumes, in order, shared', async () => {
+    const store = open();
+    await store.list('/k/');
+    const sinks = [0, 1].map(() => {
+      const sink = { seen: [] as WatchEvent[], accepting: false, ended: false };
+      const w = store.watch('/k/', { revision: 0 });
+      w.attach(
+        (ev) => {
+          sink.seen.push(ev);
+          return sink.accepting;
+        },
+        () => {
+          sink.ended = true;
+        },
+      );
+      return { sink, w };
+    });
+    const names = (seen: WatchEvent[]) => seen.map((ev) => `${ev.type} ${ev.object.metadata?.name}`);
+    await store.create('/k/a', { metadata: { name: 'a' } });
+    await store.create('/other/x', { metadata: { name: 'x' } });
+    await store.create('/k/b', { metadata: { name: 'b' } });
+    await store.delete('/k/a');
+    await store.create('/k/c', { metadata: { name: 'c' } });
+    await waitFor(() => sinks.every(({ sink }) => sink.seen.length > 0));
+    for (const { sink } of sinks) assert.deepEqual(names(sink.seen), ['ADDED a'], 'declined after the first');
+
+    const [first, second] = sinks;
+    first.sink.accepting = true;
+    first.w.resume();
+    assert.deepEqual(
+      names(first.sink.seen),
+      ['ADDED a', 'ADDED b', 'DELETED a', 'ADDED c'],
+      'what it missed, handed over before resume returns',
+    );
+    second.w.resume();
+    assert.deepEqual(names(second.sink.seen), ['ADDED a', 'ADDED b'], 'one at a time while declining');
+    second.sink.accepting = true;
+    second.w.resume();
+    assert.deepEqual(names(second.sink.seen), names(first.sink.seen));
+    for (let i = 1; i < 4; i++) {
+      assert.equal(
+        second.sink.seen[i].encoded,
+        first.sink.seen[i].encoded,
+        'one encoding per event for both',
+      );
+    }
+
+    await store.create('/k/d', { metadata: { name: 'd' } });
+    await waitFor(() => sinks.every(({ sink }) => sink.seen.length === 5));
+    for (const { sink } of sinks)
+      assert.equal(names(sink.seen)[4], 'ADDED d', 'handed events as they come again');
+    for (const { w } of sinks) w.stop();
+    assert.ok(sinks.every(({ sink }) => sink.ended));
+    await store.close();
+  });
+
+  it('ends a declining watcher that falls as far behind as the backlog bound, or out of the window', async () => {
+    for (const opts of [{ watcherBacklog: 20 }, { historyCapacity: 16 }]) {
+      const store = open(opts);
+      await store.list('/b/');
+      let ended = false;
+      let seen = 0;
+      store.watch('/b/', { revision: 0 }).attach(
+        () => {
+          seen++;
+          return false;
+        },
+        () => {
+          ended = true;
+        },
+      );
+      const reader = store.watch('/b/', { revision: 0 });
+      let read = 0;
+      const reading = (async () => {
+        for await (const _ of reader) if (++read === 140) break;
+      })();
+      for (let i = 0; i < 140; i++) await store.create(`/b/${i}`, { metadata: { name: String(i) } });
+      await reading;
+      assert.equal(read, 140, 'the reading watcher got every event');
+      await waitFor(() => ended);
+      assert.equal(seen, 1, JSON.stringify(opts));
+      await store.close();
+    }
   });
 
   it('closes a watcher that falls too far behind, and only that one', async () => {
