@@ -156,7 +156,6 @@ export class CachedStorage implements Storage {
   private historyBase = 0;
   /** The number of the oldest event that may still hold its shared delivery. */
   private sharedFrom = 0;
-  private readonly watchers = new Set<CacheWatcher>();
   /**
    * The watchers handed each event as it comes. A watcher whose consumer declines more (its
    * writer waits for its turn, or its socket is full) is parked instead: it keeps a cursor into
@@ -224,7 +223,8 @@ export class CachedStorage implements Storage {
 
   /** The feed broke (compaction, an undecodable value): rebuild from a fresh list. */
   private async restart(): Promise<void> {
-    for (const w of this.watchers) w.queue.fail(new Error('watch cache is re-synchronizing'), this.revision);
+    for (const w of this.watchers())
+      w.queue.fail(new Error('watch cache is re-synchronizing'), this.revision);
     this.clearWatchers();
     this.objects.clear();
     this.dropHistory(this.history.length);
@@ -340,14 +340,18 @@ export class CachedStorage implements Storage {
   /** Cuts the oldest `count` events; parked watchers that had yet to take them are ended. */
   private dropHistory(count: number): void {
     if (count <= 0) return;
-    const dropped = this.history.splice(0, count);
-    this.historyBase += dropped.length;
+    this.history.splice(0, count);
+    this.historyBase += count;
     this.sharedFrom = Math.max(this.sharedFrom, this.historyBase);
     for (const w of this.parked) if (w.cursor < this.historyBase) w.queue.stop();
   }
 
+  /** Every watcher the cache serves, live or parked. */
+  private watchers(): CacheWatcher[] {
+    return [...this.live, ...this.parked];
+  }
+
   private clearWatchers(): void {
-    this.watchers.clear();
     this.live.clear();
     this.parked.clear();
   }
@@ -523,7 +527,6 @@ export class CachedStorage implements Storage {
       return this.backend.watch(prefix, opts);
     const w: CacheWatcher = {
       queue: new WatchQueue(() => {
-        this.watchers.delete(w);
         this.live.delete(w);
         this.parked.delete(w);
       }),
@@ -560,16 +563,12 @@ export class CachedStorage implements Storage {
         }
         // The window's events after its revision, taken as a parked watcher takes them.
         if (w.queue.stopped) return;
-        this.watchers.add(w);
         this.parked.add(w);
         w.cursor = this.historyBase;
         this.catchUp(w);
         return;
       }
-      if (!w.queue.stopped) {
-        this.watchers.add(w);
-        this.live.add(w);
-      }
+      if (!w.queue.stopped) this.live.add(w);
     } catch (err) {
       w.queue.fail(err as Error);
     }
@@ -659,7 +658,7 @@ export class CachedStorage implements Storage {
     this.closed = true;
     clearInterval(this.progressTimer);
     this.feed?.stop();
-    for (const w of this.watchers) w.queue.stop();
+    for (const w of this.watchers()) w.queue.stop();
     this.clearWatchers();
     await this.backend.close();
   }
