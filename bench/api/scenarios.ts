@@ -32,6 +32,8 @@ interface Sizes {
   patches: number;
   listSizes: number[];
   watchers: number[];
+  /** Watch runs per server and number of watchers: their latency tails vary more than other figures. */
+  watchRuns: number;
   watchMs: number;
   memoryObjects: number;
 }
@@ -46,6 +48,7 @@ const FULL: Sizes = {
   patches: 20_000,
   listSizes: [10_000, 100_000],
   watchers: [100, 1000],
+  watchRuns: 5,
   watchMs: 10_000,
   memoryObjects: 100_000,
 };
@@ -60,6 +63,7 @@ const QUICK: Sizes = {
   patches: 40,
   listSizes: [50],
   watchers: [3],
+  watchRuns: 3,
   watchMs: 600,
   memoryObjects: 100,
 };
@@ -72,17 +76,12 @@ const CEILING_NOTE =
   'The ceiling is a server that only sends, through the same TLS listener and watch writer, what the scenario must receive (bench/api/ceiling-main.ts): no server does better on this machine with this load generator.';
 
 /**
- * Each target in turn: ours on each backend asked for, or the one the kubeconfig names. With
- * `withCeiling`, our server is followed by the ceiling, so that its figures can be read against
- * what this machine and load generator allow (not when driving another server).
+ * The targets: ours on each backend asked for, or the one the kubeconfig names. With `withCeiling`,
+ * our server is followed by the ceiling, so that its figures can be read against what this machine
+ * and load generator allow (not when driving another server). Each is started when opened.
  */
-async function forEachTarget<T>(
-  ctx: ScenarioContext,
-  fn: (t: Target) => Promise<T>,
-  withCeiling = false,
-): Promise<{ label: string; value: T }[]> {
-  const out: { label: string; value: T }[] = [];
-  const targets: (() => Promise<Target>)[] = ctx.kubeconfig
+function targetOpeners(ctx: ScenarioContext, withCeiling: boolean): (() => Promise<Target>)[] {
+  return ctx.kubeconfig
     ? [
         async () => ({
           endpoint: endpointFromKubeconfig(ctx.kubeconfig as string),
@@ -92,7 +91,16 @@ async function forEachTarget<T>(
         }),
       ]
     : [...ctx.backends.map((b) => () => startOwnServer(b)), ...(withCeiling ? [startCeiling] : [])];
-  for (const open of targets) {
+}
+
+/** Each target in turn, started before `fn` and stopped after it. */
+async function forEachTarget<T>(
+  ctx: ScenarioContext,
+  fn: (t: Target) => Promise<T>,
+  withCeiling = false,
+): Promise<{ label: string; value: T }[]> {
+  const out: { label: string; value: T }[] = [];
+  for (const open of targetOpeners(ctx, withCeiling)) {
     const target = await open();
     try {
       ctx.log(`${target.label}: running`);
@@ -102,6 +110,21 @@ async function forEachTarget<T>(
     }
   }
   return out;
+}
+
+/** Every target started at once for `fn`, and all stopped after it. */
+async function withAllTargets<T>(
+  ctx: ScenarioContext,
+  withCeiling: boolean,
+  fn: (targets: Target[]) => Promise<T>,
+): Promise<T> {
+  const targets: Target[] = [];
+  try {
+    for (const open of targetOpeners(ctx, withCeiling)) targets.push(await open());
+    return await fn(targets);
+  } finally {
+    for (const t of targets) await t.stop();
+  }
 }
 
 /** A fresh namespace per run, so runs and scenarios never see each other's objects. */
@@ -436,87 +459,126 @@ function afterWarmUp(r: JobResult, writes: number): number[] {
   return r.latencies.filter((_, i) => sequences[i] >= from);
 }
 
-/** The watch runs against one server: per number of watchers, the figures of its runs. */
-async function measureWatch(t: Target, ctx: ScenarioContext, perSecond: number) {
+/** What one watch run measured. */
+interface WatchRun {
+  result: JobResult;
+  writesPerSecond: number;
+  p99AfterWarmUp: number;
+}
+
+/** One run of `watchers` watchers against one server, in a fresh namespace. */
+async function watchRun(
+  t: Target,
+  ctx: ScenarioContext,
+  perSecond: number,
+  watchers: number,
+): Promise<WatchRun> {
   const s = sizes(ctx);
-  const out: Record<number, WatchFigures> = {};
-  for (const watchers of s.watchers) {
-    const runs: JobResult[] = [];
-    const writeRates: number[] = [];
-    const p99sAfterWarmUp: number[] = [];
-    for (let run = 0; run < s.runs; run++) {
-      const ns = await namespace(t, ctx, 'watch');
-      const c = apiClient(t.endpoint, ctx.protocol);
-      for (const name of TICKERS) await c.request('POST', cmPath(ns), configMap(name, SIZE));
-      c.close();
-      const parts = shares(watchers, WORKERS);
-      // Every watcher's window closes at one moment, a grace period after the last write: workers
-      // finish opening their streams seconds apart, and a window timed from each worker's own
-      // opening closed early on the last events and counted them as dropped.
-      let endWatch: () => void = () => {};
-      const watchEnd = new Promise<void>((r) => {
-        endWatch = r;
-      });
-      let opening = parts.length;
-      let open: () => void = () => {};
-      const allOpen = new Promise<void>((r) => {
-        open = r;
-      });
-      const watching = parts.map((n) =>
-        runInWorker(
-          t.endpoint,
-          ctx.protocol,
-          {
-            kind: 'watch',
-            namespace: ns,
-            watchers: n,
-            // A bound only: the scenario ends the watch.
-            durationMs: s.watchMs + WATCH_OPEN_BOUND_MS,
-            encoding: ctx.encoding,
-          },
-          () => {
-            if (--opening === 0) open();
-          },
-          watchEnd,
-        ),
-      );
-      // The writer starts once every watch is open, and a moment later.
-      await allOpen;
-      await new Promise((r) => setTimeout(r, ctx.quick ? 300 : 1000));
-      const writer = runInWorker(t.endpoint, ctx.protocol, {
-        kind: 'write',
+  const ns = await namespace(t, ctx, 'watch');
+  const c = apiClient(t.endpoint, ctx.protocol);
+  for (const name of TICKERS) await c.request('POST', cmPath(ns), configMap(name, SIZE));
+  c.close();
+  const parts = shares(watchers, WORKERS);
+  // Every watcher's window closes at one moment, a grace period after the last write: workers
+  // finish opening their streams seconds apart, and a window timed from each worker's own
+  // opening closed early on the last events and counted them as dropped.
+  let endWatch: () => void = () => {};
+  const watchEnd = new Promise<void>((r) => {
+    endWatch = r;
+  });
+  let opening = parts.length;
+  let open: () => void = () => {};
+  const allOpen = new Promise<void>((r) => {
+    open = r;
+  });
+  const watching = parts.map((n) =>
+    runInWorker(
+      t.endpoint,
+      ctx.protocol,
+      {
+        kind: 'watch',
         namespace: ns,
-        names: TICKERS,
-        perSecond,
-        durationMs: s.watchMs - 500,
-      });
-      const grace = ctx.quick ? 300 : WATCH_GRACE_MS;
-      void writer.then(() => setTimeout(endWatch, grace), endWatch);
-      const [w, ...seen] = await Promise.all([writer, ...watching]);
-      const m = merge(seen);
-      // Events a watcher never got at all count as dropped too.
-      const expected = w.ok * watchers;
-      writeRates.push(w.ok / (w.elapsedMs / 1000));
-      p99sAfterWarmUp.push(percentile(afterWarmUp(m, w.ok), 99));
-      runs.push({ ...m, dropped: m.dropped + Math.max(0, expected - m.ok - m.dropped) });
+        watchers: n,
+        // A bound only: the scenario ends the watch.
+        durationMs: s.watchMs + WATCH_OPEN_BOUND_MS,
+        encoding: ctx.encoding,
+      },
+      () => {
+        if (--opening === 0) open();
+      },
+      watchEnd,
+    ),
+  );
+  // The writer starts once every watch is open, and a moment later.
+  await allOpen;
+  await new Promise((r) => setTimeout(r, ctx.quick ? 300 : 1000));
+  const writer = runInWorker(t.endpoint, ctx.protocol, {
+    kind: 'write',
+    namespace: ns,
+    names: TICKERS,
+    perSecond,
+    durationMs: s.watchMs - 500,
+  });
+  const grace = ctx.quick ? 300 : WATCH_GRACE_MS;
+  void writer.then(() => setTimeout(endWatch, grace), endWatch);
+  const [w, ...seen] = await Promise.all([writer, ...watching]);
+  const m = merge(seen);
+  // Events a watcher never got at all count as dropped too.
+  const expected = w.ok * watchers;
+  return {
+    result: { ...m, dropped: m.dropped + Math.max(0, expected - m.ok - m.dropped) },
+    writesPerSecond: w.ok / (w.elapsedMs / 1000),
+    p99AfterWarmUp: percentile(afterWarmUp(m, w.ok), 99),
+  };
+}
+
+/** The figures of one server's runs at one number of watchers. */
+function watchFigures(runs: WatchRun[]): WatchFigures {
+  return {
+    p50: summarize(runs.map((r) => percentile(r.result.latencies, 50))),
+    p99: summarize(runs.map((r) => percentile(r.result.latencies, 99))),
+    p99AfterWarmUp: summarize(runs.map((r) => r.p99AfterWarmUp)),
+    writesPerSecond: summarize(runs.map((r) => r.writesPerSecond)),
+    delivered: runs.reduce((a, r) => a + r.result.ok, 0),
+    dropped: runs.reduce((a, r) => a + r.result.dropped, 0),
+  };
+}
+
+/**
+ * The watch runs, in rounds: each round runs every target once, so that a slow spell of the
+ * machine (a neighbour, a burst of the host's own work) lands on all of them rather than on the
+ * two or three runs of one. Run one target after another, the same build's median p99 with a
+ * thousand watchers came out at 228 ms in one bench and at 92 ms in the next, minutes later.
+ */
+async function measureWatch(
+  targets: Target[],
+  ctx: ScenarioContext,
+  perSecond: number,
+): Promise<{ label: string; value: Record<number, WatchFigures> }[]> {
+  const s = sizes(ctx);
+  const runs = targets.map(() => new Map<number, WatchRun[]>());
+  for (const watchers of s.watchers) {
+    for (let round = 0; round < s.watchRuns; round++) {
+      for (const [i, t] of targets.entries()) {
+        ctx.log(`${t.label}: ${watchers} watchers, run ${round + 1} of ${s.watchRuns}`);
+        const run = await watchRun(t, ctx, perSecond, watchers);
+        runs[i].set(watchers, [...(runs[i].get(watchers) ?? []), run]);
+      }
     }
-    out[watchers] = {
-      p50: summarize(runs.map((r) => percentile(r.latencies, 50))),
-      p99: summarize(runs.map((r) => percentile(r.latencies, 99))),
-      p99AfterWarmUp: summarize(p99sAfterWarmUp),
-      writesPerSecond: summarize(writeRates),
-      delivered: runs.reduce((a, r) => a + r.ok, 0),
-      dropped: runs.reduce((a, r) => a + r.dropped, 0),
-    };
   }
-  return out;
+  return targets.map((t, i) => ({
+    label: t.label,
+    value: Object.fromEntries([...runs[i]].map(([n, r]) => [n, watchFigures(r)])),
+  }));
 }
 
 async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
   const s = sizes(ctx);
   const perSecond = ctx.quick ? 20 : 200;
   // The ceiling's watch streams are JSON lines only.
-  const results = await forEachTarget(ctx, (t) => measureWatch(t, ctx, perSecond), ctx.encoding === 'json');
+  const results = await withAllTargets(ctx, ctx.encoding === 'json', (targets) =>
+    measureWatch(targets, ctx, perSecond),
+  );
   const rows = results.flatMap(({ label, value }) =>
     Object.entries(value).map(([n, x]) => [
       label,
@@ -544,7 +606,7 @@ async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
       ],
       rows,
       align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
-    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.runs} runs. "p99 after warm-up" leaves out the events of the writer's first fifth (its first 2 s in a full run). "Updates/s done" is the rate the writer achieved of the rate offered (a server short of CPU answers its writes late). ${LOAD_NOTE} ${CEILING_NOTE}\n`,
+    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.watchRuns} runs, taken in rounds of one run per server. "p99 after warm-up" leaves out the events of the writer's first fifth (its first 2 s in a full run). "Updates/s done" is the rate the writer achieved of the rate offered (a server short of CPU answers its writes late). ${LOAD_NOTE} ${CEILING_NOTE}\n`,
   };
 }
 
