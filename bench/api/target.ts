@@ -101,11 +101,16 @@ export async function startOwnServer(backend: BackendName, extraFlags: string[] 
     flags.push('--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`);
   }
   const port = await freePort();
-  // BENCH_SERVER_NODE_ARGS passes flags to the server: "--perf-basic-prof" names its compiled code
-  // for `perf record -g -p <pid>`, which profiles it under load as it runs. V8's own "--cpu-prof"
-  // changes what it measures: with a thousand watchers it raised the server's main thread from
-  // about 62% to 83% of a core, nearly all of it in inlined code (turning inlining off brought it
-  // back to 58% under the profiler, while without the profiler inlining made no difference).
+  // BENCH_SERVER_NODE_ARGS passes flags to the server: "--perf-prof" records its compiled code
+  // (jit-<pid>.dump, in its working directory) for `perf record -k mono -g -p <pid>` followed by
+  // `perf inject --jit`, which profiles it under load as it runs. "--perf-basic-prof" is simpler but
+  // one address can name several pieces of code over a run, as V8 moves and drops code: samples
+  // then take another function's name (a write slice was reported as config map validation, and
+  // the etcd client at 8-10% of the samples where the jitdump profile put it under 3%).
+  // V8's own "--cpu-prof" changes what it measures: with a thousand watchers it raised the server's
+  // main thread from about 62% to 83% of a core, nearly all of it in inlined code (turning inlining
+  // off brought it back to 58% under the profiler, while without the profiler inlining made no
+  // difference).
   // BENCH_SERVER_STDOUT=1 shows what such flags print (--trace-gc).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
   const child = spawn(process.execPath, [...nodeArgs, PROGRAM, ...flags, '--secure-port', String(port)], {
