@@ -459,11 +459,17 @@ function afterWarmUp(r: JobResult, writes: number): number[] {
   return r.latencies.filter((_, i) => sequences[i] >= from);
 }
 
-/** What one watch run measured. */
+/**
+ * What one watch run measured, reduced to its figures at once: a run's latencies are millions of
+ * numbers, and the rounds keep every server's runs until the end.
+ */
 interface WatchRun {
-  result: JobResult;
-  writesPerSecond: number;
+  p50: number;
+  p99: number;
   p99AfterWarmUp: number;
+  writesPerSecond: number;
+  delivered: number;
+  dropped: number;
 }
 
 /** One run of `watchers` watchers against one server, in a fresh namespace. */
@@ -526,21 +532,24 @@ async function watchRun(
   // Events a watcher never got at all count as dropped too.
   const expected = w.ok * watchers;
   return {
-    result: { ...m, dropped: m.dropped + Math.max(0, expected - m.ok - m.dropped) },
-    writesPerSecond: w.ok / (w.elapsedMs / 1000),
+    p50: percentile(m.latencies, 50),
+    p99: percentile(m.latencies, 99),
     p99AfterWarmUp: percentile(afterWarmUp(m, w.ok), 99),
+    writesPerSecond: w.ok / (w.elapsedMs / 1000),
+    delivered: m.ok,
+    dropped: m.dropped + Math.max(0, expected - m.ok - m.dropped),
   };
 }
 
 /** The figures of one server's runs at one number of watchers. */
 function watchFigures(runs: WatchRun[]): WatchFigures {
   return {
-    p50: summarize(runs.map((r) => percentile(r.result.latencies, 50))),
-    p99: summarize(runs.map((r) => percentile(r.result.latencies, 99))),
+    p50: summarize(runs.map((r) => r.p50)),
+    p99: summarize(runs.map((r) => r.p99)),
     p99AfterWarmUp: summarize(runs.map((r) => r.p99AfterWarmUp)),
     writesPerSecond: summarize(runs.map((r) => r.writesPerSecond)),
-    delivered: runs.reduce((a, r) => a + r.result.ok, 0),
-    dropped: runs.reduce((a, r) => a + r.result.dropped, 0),
+    delivered: runs.reduce((a, r) => a + r.delivered, 0),
+    dropped: runs.reduce((a, r) => a + r.dropped, 0),
   };
 }
 
@@ -556,20 +565,18 @@ async function measureWatch(
   perSecond: number,
 ): Promise<{ label: string; value: Record<number, WatchFigures> }[]> {
   const s = sizes(ctx);
-  const runs = targets.map(() => new Map<number, WatchRun[]>());
+  const out = targets.map((t) => ({ label: t.label, value: {} as Record<number, WatchFigures> }));
   for (const watchers of s.watchers) {
+    const runs: WatchRun[][] = targets.map(() => []);
     for (let round = 0; round < s.watchRuns; round++) {
       for (const [i, t] of targets.entries()) {
         ctx.log(`${t.label}: ${watchers} watchers, run ${round + 1} of ${s.watchRuns}`);
-        const run = await watchRun(t, ctx, perSecond, watchers);
-        runs[i].set(watchers, [...(runs[i].get(watchers) ?? []), run]);
+        runs[i].push(await watchRun(t, ctx, perSecond, watchers));
       }
     }
+    for (const [i, r] of runs.entries()) out[i].value[watchers] = watchFigures(r);
   }
-  return targets.map((t, i) => ({
-    label: t.label,
-    value: Object.fromEntries([...runs[i]].map(([n, r]) => [n, watchFigures(r)])),
-  }));
+  return out;
 }
 
 async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
