@@ -1,10 +1,13 @@
 // Merging what load workers measured: sums and maxima, latencies in worker order, and the watch's
-// sequence numbers kept aligned with their latencies.
+// sequence numbers kept aligned with their latencies; load threads kept from job to job.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { JobResult } from './jobs.ts';
-import { merge, percentile, shares } from './load.ts';
+import { startTestApiServer } from '../../src/server/testing/index.ts';
+import { apiClient } from './http-client.ts';
+import { cmPath, configMap, type JobResult } from './jobs.ts';
+import { LoadThreads, merge, percentile, shares } from './load.ts';
+import { endpointFromKubeconfig } from './target.ts';
 
 const result = (over: Partial<JobResult>): JobResult => ({
   latencies: [],
@@ -62,5 +65,45 @@ describe('shares and percentiles', () => {
     assert.equal(percentile(values, 99), 99);
     assert.equal(percentile(values, 100), 100);
     assert.ok(Number.isNaN(percentile([], 50)));
+  });
+});
+
+describe('kept load threads', { timeout: 60_000 }, () => {
+  it('runs job after job on the same thread, and a late stop does not end the next job', async () => {
+    const t = await startTestApiServer();
+    const threads = new LoadThreads();
+    try {
+      const endpoint = endpointFromKubeconfig(t.server.adminConfigPath);
+      const c = apiClient(endpoint, 'http1');
+      // A watch job starts its clock once every stream has had an event.
+      assert.equal((await c.request('POST', cmPath('default'), configMap('tick', 10))).status, 201);
+      c.close();
+      const watch = (durationMs: number) => ({
+        kind: 'watch' as const,
+        namespace: 'default',
+        watchers: 1,
+        durationMs,
+      });
+      let stopFirst: () => void = () => {};
+      const first = await threads.run(
+        endpoint,
+        'http1',
+        watch(100),
+        () => {},
+        new Promise<void>((r) => {
+          stopFirst = r;
+        }),
+      );
+      assert.equal(first.failed, 0);
+      // The first job ended on its own; its stop arrives while the second runs, and must not end it.
+      const second = threads.run(endpoint, 'http1', watch(1500));
+      setTimeout(stopFirst, 200);
+      const r = await second;
+      assert.ok(r.elapsedMs >= 1400, `the second job ran ${r.elapsedMs} ms`);
+      assert.equal(threads.size, 1);
+    } finally {
+      await threads.close();
+      await t.stop();
+    }
   });
 });

@@ -8,7 +8,7 @@ import { type Summary, summarize } from '../lib/stats.ts';
 import { renderTable } from '../lib/table.ts';
 import { apiClient } from './http-client.ts';
 import { cmPath, configMap, type Job, type JobResult } from './jobs.ts';
-import { merge, percentile, runInWorker, shares } from './load.ts';
+import { LoadThreads, merge, percentile, runInWorker, shares } from './load.ts';
 import { LOAD_NICE } from './priority.ts';
 import { endpointFromKubeconfig, rssMiB, startCeiling, startOwnServer, type Target } from './target.ts';
 
@@ -35,6 +35,8 @@ interface Sizes {
   /** Watch runs per server and number of watchers: their latency tails vary more than other figures. */
   watchRuns: number;
   watchMs: number;
+  /** How long the writer writes in the uncounted warm-up run. */
+  watchWarmUpMs: number;
   memoryObjects: number;
 }
 
@@ -50,6 +52,7 @@ const FULL: Sizes = {
   watchers: [100, 1000],
   watchRuns: 5,
   watchMs: 10_000,
+  watchWarmUpMs: 3000,
   memoryObjects: 100_000,
 };
 
@@ -65,6 +68,7 @@ const QUICK: Sizes = {
   watchers: [3],
   watchRuns: 3,
   watchMs: 600,
+  watchWarmUpMs: 300,
   memoryObjects: 100,
 };
 
@@ -459,6 +463,18 @@ function afterWarmUp(r: JobResult, writes: number): number[] {
   return r.latencies.filter((_, i) => sequences[i] >= from);
 }
 
+/** A watch run's p99 for each second of the writer's writes, for the log: where a tail came from. */
+function p99BySecond(r: JobResult, perSecond: number): number[] {
+  const bins: number[][] = [];
+  const sequences = r.sequences ?? [];
+  for (let i = 0; i < r.latencies.length; i++) {
+    const second = Math.floor(sequences[i] / perSecond);
+    bins[second] ??= [];
+    bins[second].push(r.latencies[i]);
+  }
+  return Array.from(bins, (b) => (b === undefined ? Number.NaN : percentile(b, 99)));
+}
+
 /**
  * What one watch run measured, reduced to its figures at once: a run's latencies are millions of
  * numbers, and the rounds keep every server's runs until the end.
@@ -467,17 +483,24 @@ interface WatchRun {
   p50: number;
   p99: number;
   p99AfterWarmUp: number;
+  /** For the log only. */
+  p99BySecond: number[];
   writesPerSecond: number;
   delivered: number;
   dropped: number;
 }
 
-/** One run of `watchers` watchers against one server, in a fresh namespace. */
+/**
+ * One run of `watchers` watchers against one server, in a fresh namespace, on the kept load
+ * threads; the writer writes for `writeMs`.
+ */
 async function watchRun(
   t: Target,
   ctx: ScenarioContext,
+  threads: LoadThreads,
   perSecond: number,
   watchers: number,
+  writeMs: number,
 ): Promise<WatchRun> {
   const s = sizes(ctx);
   const ns = await namespace(t, ctx, 'watch');
@@ -498,7 +521,7 @@ async function watchRun(
     open = r;
   });
   const watching = parts.map((n) =>
-    runInWorker(
+    threads.run(
       t.endpoint,
       ctx.protocol,
       {
@@ -518,12 +541,12 @@ async function watchRun(
   // The writer starts once every watch is open, and a moment later.
   await allOpen;
   await new Promise((r) => setTimeout(r, ctx.quick ? 300 : 1000));
-  const writer = runInWorker(t.endpoint, ctx.protocol, {
+  const writer = threads.run(t.endpoint, ctx.protocol, {
     kind: 'write',
     namespace: ns,
     names: TICKERS,
     perSecond,
-    durationMs: s.watchMs - 500,
+    durationMs: writeMs,
   });
   const grace = ctx.quick ? 300 : WATCH_GRACE_MS;
   void writer.then(() => setTimeout(endWatch, grace), endWatch);
@@ -535,6 +558,7 @@ async function watchRun(
     p50: percentile(m.latencies, 50),
     p99: percentile(m.latencies, 99),
     p99AfterWarmUp: percentile(afterWarmUp(m, w.ok), 99),
+    p99BySecond: p99BySecond(m, perSecond),
     writesPerSecond: w.ok / (w.elapsedMs / 1000),
     delivered: m.ok,
     dropped: m.dropped + Math.max(0, expected - m.ok - m.dropped),
@@ -566,15 +590,29 @@ async function measureWatch(
 ): Promise<{ label: string; value: Record<number, WatchFigures> }[]> {
   const s = sizes(ctx);
   const out = targets.map((t) => ({ label: t.label, value: {} as Record<number, WatchFigures> }));
-  for (const watchers of s.watchers) {
-    const runs: WatchRun[][] = targets.map(() => []);
-    for (let round = 0; round < s.watchRuns; round++) {
-      for (const [i, t] of targets.entries()) {
-        ctx.log(`${t.label}: ${watchers} watchers, run ${round + 1} of ${s.watchRuns}`);
-        runs[i].push(await watchRun(t, ctx, perSecond, watchers));
-      }
+  const threads = new LoadThreads();
+  try {
+    // One uncounted run per server first, with the most watchers: the load threads' first run,
+    // and a server's, measure compiling code and growing heaps rather than delivering events.
+    for (const t of targets) {
+      ctx.log(`${t.label}: warm-up run`);
+      await watchRun(t, ctx, threads, perSecond, Math.max(...s.watchers), s.watchWarmUpMs);
     }
-    for (const [i, r] of runs.entries()) out[i].value[watchers] = watchFigures(r);
+    for (const watchers of s.watchers) {
+      const runs: WatchRun[][] = targets.map(() => []);
+      for (let round = 0; round < s.watchRuns; round++) {
+        for (const [i, t] of targets.entries()) {
+          const run = await watchRun(t, ctx, threads, perSecond, watchers, s.watchMs - 500);
+          runs[i].push(run);
+          ctx.log(
+            `${t.label}: ${watchers} watchers, run ${round + 1} of ${s.watchRuns}: p99 ${run.p99} ms, ${run.p99AfterWarmUp} after warm-up; by second ${run.p99BySecond.join(' ')}`,
+          );
+        }
+      }
+      for (const [i, r] of runs.entries()) out[i].value[watchers] = watchFigures(r);
+    }
+  } finally {
+    await threads.close();
   }
   return out;
 }
@@ -612,7 +650,7 @@ async function watchScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
       ],
       rows,
       align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
-    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.watchRuns} runs, taken in rounds of one run per server. "p99 after warm-up" leaves out the events of the writer's first fifth (its first 2 s in a full run). "Updates/s done" is the rate the writer achieved of the rate offered (a server short of CPU answers its writes late). ${LOAD_NOTE}${withCeiling ? ` ${CEILING_NOTE}` : ''}\n`,
+    })}\n\nDelivery latency from the writer's timestamp to each watcher; median (min–max) of ${s.watchRuns} runs, taken in rounds of one run per server after one uncounted run per server; the load threads are kept from run to run (bench/api/load.ts), and each run opens its own streams. "p99 after warm-up" leaves out the events of the writer's first fifth (its first 2 s in a full run). "Updates/s done" is the rate the writer achieved of the rate offered (a server short of CPU answers its writes late). ${LOAD_NOTE}${withCeiling ? ` ${CEILING_NOTE}` : ''}\n`,
   };
 }
 

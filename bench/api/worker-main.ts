@@ -1,17 +1,36 @@
-// A load process: runs one job in a worker thread and posts its result, so the load never shares an
-// event loop with the harness (or, for a server we started, with the server).
+// A load thread: runs the jobs it is sent, one at a time, posting each one's result, so the load
+// never shares an event loop with the harness (or, for a server we started, with the server). It
+// stays for the next job until load.ts ends it: kept from run to run, its code is compiled and its
+// heap grown by the time a run is measured.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { Protocol } from './http-client.ts';
 import { type Job, runJob } from './jobs.ts';
 import type { Endpoint } from './target.ts';
 
-const { endpoint, protocol, job } = workerData as { endpoint: Endpoint; protocol: Protocol; job: Job };
-const stop = new AbortController();
-parentPort?.on('message', (m: { stop?: boolean }) => {
-  if (m.stop === true) stop.abort();
+/** What load.ts sends: a job to run, or the end of the job with that id (a watch's stop). */
+export type LoadThreadMessage =
+  | { id: number; endpoint: Endpoint; protocol: Protocol; job: Job }
+  | { stop: number };
+
+/** The running job's id and its stop. */
+let running: { id: number; stop: AbortController } | undefined;
+
+parentPort?.on('message', (m: LoadThreadMessage) => {
+  if ('stop' in m) {
+    // A stop that arrives after its job ended must not end the next one.
+    if (running?.id === m.stop) running.stop.abort();
+    return;
+  }
+  const { id } = m;
+  const stop = new AbortController();
+  running = { id, stop };
+  runJob(m.endpoint, m.protocol, m.job, () => parentPort?.postMessage({ id, ready: true }), stop.signal)
+    .then(
+      (result) => parentPort?.postMessage({ id, result }),
+      (err: Error) => parentPort?.postMessage({ id, error: err.stack ?? err.message }),
+    )
+    .finally(() => {
+      if (running?.id === id) running = undefined;
+    });
 });
-runJob(endpoint, protocol, job, () => parentPort?.postMessage({ ready: true }), stop.signal).then(
-  (result) => parentPort?.postMessage({ result }),
-  (err: Error) => parentPort?.postMessage({ error: err.stack ?? err.message }),
-);

@@ -1,5 +1,5 @@
 // Worker thread entry: registers the TypeScript loader in this thread, lowers the thread's priority,
-// then runs the load job.
+// then runs the load jobs it is sent.
 import { register } from 'tsx/esm/api';
 
 register();
