@@ -97,16 +97,10 @@ export class LoadThreads {
 }
 
 /** Runs one job in a thread of its own, ended with the job. */
-export async function runInWorker(
-  endpoint: Endpoint,
-  protocol: Protocol,
-  job: Job,
-  onReady: () => void = () => {},
-  stop?: Promise<void>,
-): Promise<JobResult> {
+export async function runInWorker(...args: Parameters<LoadThreads['run']>): Promise<JobResult> {
   const threads = new LoadThreads();
   try {
-    return await threads.run(endpoint, protocol, job, onReady, stop);
+    return await threads.run(...args);
   } finally {
     void threads.close();
   }
