@@ -21,8 +21,8 @@ interface LoadThreadReply {
  * Load threads kept from one job to the next, at the load generator's lower priority
  * (priority.ts). A fresh thread spends its first second compiling its code and growing its heap:
  * measured with a thousand watchers, fresh watch threads each run took 20-30k page faults and
- * waited for a CPU most of that second, and the run's delivery p99 came out at 100-380 ms where
- * the same server with kept threads gave 65-110. Each job opens its own connections all the same.
+ * waited for a CPU most of that second, and the run's delivery p99 came out at 76-376 ms where
+ * the same server with kept threads gave 65-113. Each job opens its own connections all the same.
  * close() ends the threads; until then they keep the process alive.
  */
 export class LoadThreads {
