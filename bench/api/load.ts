@@ -1,21 +1,13 @@
-// Runs jobs in worker threads, all at once, and merges what they measured.
+// Runs jobs in worker threads (kept from job to job, or one per job) and merges what they measured.
 
 import { Worker } from 'node:worker_threads';
 import type { Protocol } from './http-client.ts';
 import type { Job, JobResult } from './jobs.ts';
 import { lowerHelperThreads } from './priority.ts';
 import type { Endpoint } from './target.ts';
-import type { LoadThreadMessage } from './worker-main.ts';
+import type { LoadThreadMessage, LoadThreadReply } from './worker-main.ts';
 
 const WORKER = new URL('./worker.mjs', import.meta.url);
-
-/** What a load thread posts about a job (worker-main.ts). */
-interface LoadThreadReply {
-  id: number;
-  ready?: boolean;
-  result?: JobResult;
-  error?: string;
-}
 
 /**
  * Load threads kept from one job to the next, at the load generator's lower priority
@@ -43,7 +35,7 @@ export class LoadThreads {
     const worker = this.take(job.kind);
     const id = this.nextId++;
     return new Promise((res, rej) => {
-      const settle = () => {
+      const unlisten = () => {
         worker.off('message', onMessage);
         worker.off('error', onError);
       };
@@ -53,14 +45,14 @@ export class LoadThreads {
           onReady();
           return;
         }
-        settle();
+        unlisten();
         this.idle.push({ worker, kind: job.kind });
         if (m.result !== undefined) res(m.result);
         else rej(new Error(m.error));
       };
+      // The thread leaves the pool through the listener take() gave it.
       const onError = (err: Error) => {
-        settle();
-        this.all.delete(worker);
+        unlisten();
         rej(err);
       };
       worker.on('message', onMessage);
@@ -89,7 +81,7 @@ export class LoadThreads {
     const found = same === -1 ? this.idle.pop() : this.idle.splice(same, 1)[0];
     if (found !== undefined) return found.worker;
     const worker = new Worker(WORKER);
-    // An idle thread that fails has no job to reject: it just leaves the pool.
+    // A thread that fails leaves the pool (its job, if it had one, is rejected by run()).
     worker.on('error', () => this.all.delete(worker));
     this.all.add(worker);
     return worker;

@@ -5,13 +5,21 @@
 
 import { parentPort } from 'node:worker_threads';
 import type { Protocol } from './http-client.ts';
-import { type Job, runJob } from './jobs.ts';
+import { type Job, type JobResult, runJob } from './jobs.ts';
 import type { Endpoint } from './target.ts';
 
 /** What load.ts sends: a job to run, or the end of the job with that id (a watch's stop). */
 export type LoadThreadMessage =
   | { id: number; endpoint: Endpoint; protocol: Protocol; job: Job }
   | { stop: number };
+
+/** What a load thread posts about the job with that id: its streams are open, its result, or why it failed. */
+export interface LoadThreadReply {
+  id: number;
+  ready?: boolean;
+  result?: JobResult;
+  error?: string;
+}
 
 /** The running job's id and its stop. */
 let running: { id: number; stop: AbortController } | undefined;
@@ -25,10 +33,17 @@ parentPort?.on('message', (m: LoadThreadMessage) => {
   const { id } = m;
   const stop = new AbortController();
   running = { id, stop };
-  runJob(m.endpoint, m.protocol, m.job, () => parentPort?.postMessage({ id, ready: true }), stop.signal)
+  runJob(
+    m.endpoint,
+    m.protocol,
+    m.job,
+    () => parentPort?.postMessage({ id, ready: true } satisfies LoadThreadReply),
+    stop.signal,
+  )
     .then(
-      (result) => parentPort?.postMessage({ id, result }),
-      (err: Error) => parentPort?.postMessage({ id, error: err.stack ?? err.message }),
+      (result) => parentPort?.postMessage({ id, result } satisfies LoadThreadReply),
+      (err: Error) =>
+        parentPort?.postMessage({ id, error: err.stack ?? err.message } satisfies LoadThreadReply),
     )
     .finally(() => {
       if (running?.id === id) running = undefined;
