@@ -4,6 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { WatchEvent } from './interface.ts';
 import { IterationPump, WatchQueue } from './watch-queue.ts';
 
@@ -22,6 +24,47 @@ describe('WatchQueue with a sink', () => {
     q.push(ev(2));
     assert.deepEqual(seen, [1, 2], 'delivered in the push, with no turn of the event loop');
     assert.equal(q.backlog, 0);
+  });
+
+  it('keeps no event it has handed over, whether pushed before the sink came or while it was full', async () => {
+    // A collection the test can ask for; the flag reaches a fresh context's global `gc`.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const q = new WatchQueue();
+    const refs: WeakRef<object>[] = [];
+    const push = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const e = ev(refs.length + 1);
+        refs.push(new WeakRef(e.object));
+        q.push(e);
+      }
+    };
+    push(16); // the initial events of a watch from resourceVersion 0, pushed before the sink
+    let room = Number.POSITIVE_INFINITY;
+    let seen = 0;
+    q.attach(
+      () => {
+        seen++;
+        return --room > 0;
+      },
+      () => {},
+    );
+    room = 2;
+    push(5); // the sink takes two, the second filling it: three wait
+    assert.equal(q.backlog, 3);
+    room = Number.POSITIVE_INFINITY;
+    q.resume();
+    assert.equal(seen, 21);
+    assert.equal(q.backlog, 0);
+    // WeakRefs made in this turn hold their targets until it ends.
+    await new Promise((r) => setImmediate(r));
+    gc();
+    assert.deepEqual(
+      refs.flatMap((r, i) => (r.deref() === undefined ? [] : [i + 1])),
+      [],
+      'the events still referenced',
+    );
+    q.stop();
   });
 
   it('a full sink leaves events in the backlog until resume()', () => {

@@ -106,8 +106,17 @@ export class WatchQueue implements WatchStream {
     onEnd();
   }
 
+  /**
+   * Lets go of events already handed over. Once the consumer has caught up the buffer empties at
+   * once: a caught-up sink is handed later events directly, so nothing else would ever push the
+   * rest out, and a watch from resourceVersion 0 kept its whole initial list (measured: 54 KB of
+   * encoded events per watcher of 16 ConfigMaps, about half of a thousand watchers' heap).
+   */
   private compact(): void {
-    if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+    if (this.head === this.buffer.length) {
+      this.buffer.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.buffer.length) {
       this.buffer.splice(0, this.head);
       this.head = 0;
     }
