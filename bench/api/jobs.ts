@@ -166,39 +166,36 @@ const BLOCK = 1 << 16;
  * A watch job's (latency, sequence) pairs as they come, in fixed blocks of 32-bit integers. Two
  * plain arrays pushed a hundred thousand times a second were copied into larger ones as they grew,
  * each copy a large object the collector counted against a heap that had just shrunk after the
- * previous run: measured, each watch thread ran five or six full collections (pauses of 3-45 ms)
- * in the first 700 ms of writes, and every stream of that thread waited through them.
+ * previous run: measured, each watch thread ran four to six full collections (pauses up to 31 ms)
+ * in the first second of writes, and every stream of that thread waited through them.
  */
 export class WatchSamples {
   private blocks: Int32Array[] = [];
-  private block = new Int32Array(0);
-  private at = 0;
-  private total = 0;
+  /** Where the next pair goes in the last block; a full (or absent) block starts a new one. */
+  private at = BLOCK * 2;
 
   add(latency: number, seq: number): void {
-    if (this.at === this.block.length) {
-      this.block = new Int32Array(BLOCK * 2);
-      this.blocks.push(this.block);
+    if (this.at === BLOCK * 2) {
+      this.blocks.push(new Int32Array(BLOCK * 2));
       this.at = 0;
     }
-    this.block[this.at++] = latency;
-    this.block[this.at++] = seq;
-    this.total++;
+    const block = this.blocks[this.blocks.length - 1];
+    block[this.at++] = latency;
+    block[this.at++] = seq;
   }
 
   /** Moves the pairs into `latencies` and `sequences`, in the order they came. */
   drainInto(latencies: number[], sequences: number[]): void {
-    let left = this.total;
-    for (const b of this.blocks) {
-      for (let i = 0; i < b.length && left > 0; i += 2, left--) {
+    const last = this.blocks.length - 1;
+    for (const [n, b] of this.blocks.entries()) {
+      const end = n === last ? this.at : b.length;
+      for (let i = 0; i < end; i += 2) {
         latencies.push(b[i]);
         sequences.push(b[i + 1]);
       }
     }
     this.blocks = [];
-    this.block = new Int32Array(0);
-    this.at = 0;
-    this.total = 0;
+    this.at = BLOCK * 2;
   }
 }
 

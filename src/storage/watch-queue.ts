@@ -109,8 +109,8 @@ export class WatchQueue implements WatchStream {
   /**
    * Lets go of events already handed over. Once the consumer has caught up the buffer empties at
    * once: a caught-up sink is handed later events directly, so nothing else would ever push the
-   * rest out, and a watch from resourceVersion 0 kept its whole initial list (measured: 54 KB of
-   * encoded events per watcher of 16 ConfigMaps, about half of a thousand watchers' heap).
+   * rest out, and a watch from resourceVersion 0 kept its whole initial list (measured with a
+   * thousand watchers of 16 ConfigMaps: 99 KB of heap per watcher with it, 26 KB without).
    */
   private compact(): void {
     if (this.head === this.buffer.length) {
