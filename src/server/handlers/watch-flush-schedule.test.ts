@@ -1,6 +1,7 @@
 // The flush schedule: streams write in order of their due times, from one timer; a slice ends once
-// it has written for its budget and the rest follow after the loop has polled; only a turn's worth
-// of streams may write at once from a push; a removed stream never writes.
+// it has written for its budget (a shorter one while storage work is awaited) and the rest follow
+// after the loop has polled; only a turn's worth of streams may write at once from a push; a
+// removed stream never writes.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -65,6 +66,32 @@ describe('watch flush schedule', () => {
     // writes, fewer if the process was held up in between).
     assert.ok(firstSlice >= 1 && firstSlice <= 3, `first slice wrote ${firstSlice}`);
     assert.deepEqual(log, ['s0', 's1', 's2', 's3', 's4', 's5']);
+  });
+
+  it('ends a slice after the short budget while something waits on the loop, and not otherwise', async () => {
+    let waiting = true;
+    const s = new FlushSchedule(1000, 32, () => waiting, 3);
+    const log: string[] = [];
+    let now = performance.now();
+    for (let i = 0; i < 6; i++) s.add(stream(`w${i}`, log, 2), now + i / 100);
+    let firstSlice = -1;
+    setImmediate(() => {
+      firstSlice = log.length;
+    });
+    await tick(40);
+    // Each write takes at least 2 ms: the slice stopped after the write that passed 3 ms.
+    assert.ok(firstSlice >= 1 && firstSlice <= 2, `first slice wrote ${firstSlice}`);
+    assert.equal(log.length, 6);
+
+    waiting = false;
+    log.length = 0;
+    now = performance.now();
+    for (let i = 0; i < 6; i++) s.add(stream(`n${i}`, log, 2), now + i / 100);
+    setImmediate(() => {
+      firstSlice = log.length;
+    });
+    await tick(40);
+    assert.equal(firstSlice, 6, 'with nothing waiting, the whole budget is used');
   });
 
   it('lets only a turn’s worth of due streams write at once, and none while others are due', async () => {

@@ -5,7 +5,13 @@
 // loop for as long as they took. Between slices the loop reads sockets and finishes storage work.
 // Slices are not short: measured with a thousand HTTP/1.1 watchers on two cores, slices of 4 ms
 // (or 32 writes) let the writes fall seconds behind in the first seconds of load, while 16 ms kept
-// pace as well as unbounded blocks did.
+// pace as well as unbounded blocks did. A slice is cut to 2 ms, though, while storage work that a
+// client waits for finishes through the loop (storage/awaited.ts): a write's commit, its sync and
+// its watch event each waited a whole slice. Measured with a thousand HTTP/1.1 watchers over nine
+// runs, the time from a write's start to its event reaching the watch cache fell from a median p99
+// of 45 ms to 19 ms, and to its event being written to the watchers from 85 ms to 66 ms.
+
+import { storageWorkAwaited } from '../../storage/index.ts';
 
 /** What the schedule asks of a stream. */
 export interface Scheduled {
@@ -19,6 +25,9 @@ export interface Scheduled {
 
 /** How long one slice may write: it ends after the write that passes this. */
 export const SLICE_MS = 16;
+
+/** How long a slice may write while storage work that a client waits for is under way. */
+export const AWAITED_SLICE_MS = 2;
 
 /**
  * Writes made at once (by push, outside a slice) in one turn of the loop: one event reaching a
@@ -38,6 +47,9 @@ export class FlushSchedule {
   constructor(
     private readonly sliceMs = SLICE_MS,
     private readonly immediatePerTurn = IMMEDIATE_WRITES_PER_TURN,
+    /** Whether something waits on the loop, so that the slice should end after awaitedSliceMs. */
+    private readonly awaited: () => boolean = storageWorkAwaited,
+    private readonly awaitedSliceMs = AWAITED_SLICE_MS,
   ) {}
 
   /** Streams waiting to write. */
@@ -94,12 +106,14 @@ export class FlushSchedule {
     const start = performance.now();
     // A timer may fire a fraction of a millisecond before the due time it was set for.
     const now = start + 1;
-    do {
+    for (;;) {
       const head = this.heap[0];
       if (head === undefined || head.due > now) break;
       this.remove(head);
       head.write();
-    } while (performance.now() - start < this.sliceMs);
+      const elapsed = performance.now() - start;
+      if (elapsed >= this.sliceMs || (elapsed >= this.awaitedSliceMs && this.awaited())) break;
+    }
     this.arm();
   };
 

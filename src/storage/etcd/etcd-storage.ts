@@ -6,6 +6,7 @@
 
 import etcd3 from 'etcd3';
 import type { ApiObject } from '../../machinery/object.ts';
+import { storageWorkBegins } from '../awaited.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
 import {
   CompactedError,
@@ -442,10 +443,13 @@ export class EtcdStorage implements Storage {
   }
 
   private async call<T>(fn: () => Promise<T>, key = '', revision = 0, fromContinue = false): Promise<T> {
+    const ended = storageWorkBegins();
     try {
       return await fn();
     } catch (err) {
       throw this.translate(err, key, revision, fromContinue);
+    } finally {
+      ended();
     }
   }
 

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import etcd3 from 'etcd3';
 import type { ApiObject } from '../../machinery/object.ts';
+import { storageWorkAwaited } from '../awaited.ts';
 import { CachedStorage } from '../cacher/index.ts';
-import { ResourceVersionConflictError } from '../errors.ts';
+import { KeyExistsError, ResourceVersionConflictError } from '../errors.ts';
 import { runStorageConformance } from '../testing/conformance.ts';
 import { type EtcdServer, startEtcd } from '../testing/etcd-server.ts';
 import { openEtcdStorage } from './index.ts';
@@ -70,6 +71,22 @@ describe('etcd backend specifics', () => {
       assert.deepEqual(JSON.parse(value ?? 'null'), { metadata: { name: 'a' }, data: { k: 'v' } });
     } finally {
       raw.close();
+      await store.close();
+    }
+  });
+
+  it('counts a request to etcd as awaited storage work until its answer is in', async () => {
+    const store = await openEtcdStorage({ endpoints: [etcd.endpoint], prefix: '/awaited' });
+    try {
+      assert.equal(storageWorkAwaited(), false);
+      const created = store.create('/k/a', { metadata: { name: 'a' } });
+      assert.equal(storageWorkAwaited(), true);
+      await created;
+      assert.equal(storageWorkAwaited(), false);
+      // An error answer ends it too.
+      await assert.rejects(store.create('/k/a', { metadata: { name: 'a' } }), KeyExistsError);
+      assert.equal(storageWorkAwaited(), false);
+    } finally {
       await store.close();
     }
   });

@@ -1,6 +1,7 @@
 // Off-thread WAL syncing: a committed batch is neither acknowledged nor visible (revision, reads,
-// watch events) until its sync finishes; batches are released in commit order; a failed sync fails
-// its writes and every later one. And on a real file: the connection commits without syncing and
+// watch events) until its sync finishes, and the commit and the sync count as awaited storage work
+// while they are under way; batches are released in commit order; a failed sync fails its writes
+// and every later one. And on a real file: the connection commits without syncing and
 // hands the sync to the WAL syncer.
 
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { storageWorkAwaited } from '../awaited.ts';
 import { UnavailableError } from '../errors.ts';
 import { KeyIndex } from './key-index.ts';
 import { openDatabase, prepareStatements } from './schema.ts';
@@ -62,13 +64,16 @@ describe('write batcher with off-thread syncing', () => {
   it('acknowledges, shows and publishes a batch only once its sync finished', async () => {
     const { db, batcher, sync, published, visible } = setup();
     const write = batcher.submit(create('/a'));
+    assert.equal(storageWorkAwaited(), true, 'a commit is due: the loop is told');
     assert.equal(await settled(write), false);
+    assert.equal(storageWorkAwaited(), true, 'the sync runs: the loop is told');
     assert.equal(sync.requested.length, 1, 'the committed batch asked for one sync');
     assert.equal(batcher.currentRevision, 0);
     assert.equal(visible('/a'), undefined);
     assert.equal(published.length, 0);
 
     sync.finish();
+    assert.equal(storageWorkAwaited(), false, 'nothing is under way any more');
     const outcome = (await write) as Extract<WriteOutcome, { ok: true }>;
     assert.equal(outcome.change.revision, 1);
     assert.equal(batcher.currentRevision, 1);

@@ -5,6 +5,7 @@
 // Every write is a compare-and-swap against the key's newest revision, checked inside the
 // transaction, so a batch never needs locks and a lost race is reported, not applied.
 
+import { storageWorkBegins } from '../awaited.ts';
 import { KeyExistsError, KeyNotFoundError, UnavailableError } from '../errors.ts';
 import type { Revision } from '../interface.ts';
 import type { KeyIndex } from './key-index.ts';
@@ -98,7 +99,11 @@ export class WriteBatcher {
       if (!this.scheduled) {
         this.scheduled = true;
         // setImmediate rather than a microtask: writes arriving with this turn's I/O join the batch.
-        setImmediate(() => this.flush());
+        const ended = storageWorkBegins();
+        setImmediate(() => {
+          ended();
+          this.flush();
+        });
       }
     });
   }
@@ -133,7 +138,11 @@ export class WriteBatcher {
     // Conflicts wait too: they were judged against revisions not visible yet, and a caller that
     // retried at once would read the old state again.
     this.unsynced.push(committed);
-    this.walSync.sync((err) => this.synced(err));
+    const ended = storageWorkBegins();
+    this.walSync.sync((err) => {
+      ended();
+      this.synced(err);
+    });
   }
 
   /** Commits what is queued and waits until every committed batch is on disk and released. */
