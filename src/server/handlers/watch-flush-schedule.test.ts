@@ -25,6 +25,23 @@ function stream(name: string, log: string[], costMs = 0): Scheduled {
   };
 }
 
+/**
+ * Adds six streams due now whose writes take 2 ms each; resolves, once all have written, with how
+ * many the schedule's first slice wrote and the order they all wrote in.
+ */
+async function sixCostlyWrites(s: FlushSchedule): Promise<{ first: number; log: string[] }> {
+  const log: string[] = [];
+  const now = performance.now();
+  for (let i = 0; i < 6; i++) s.add(stream(`s${i}`, log, 2), now + i / 100);
+  // Queued after the schedule's first slice: it runs once that slice has returned to the loop.
+  let first = -1;
+  setImmediate(() => {
+    first = log.length;
+  });
+  await tick(40);
+  return { first, log };
+}
+
 describe('watch flush schedule', () => {
   it('writes streams in the order they come due, each once, whatever the order they were added', async () => {
     const s = new FlushSchedule();
@@ -52,46 +69,24 @@ describe('watch flush schedule', () => {
   });
 
   it('ends a slice once it has written for its budget and goes on after the loop polls', async () => {
-    const s = new FlushSchedule(5);
-    const log: string[] = [];
-    const now = performance.now();
-    for (let i = 0; i < 6; i++) s.add(stream(`s${i}`, log, 2), now + i / 100);
-    // Queued after the schedule's first slice: it runs once that slice has returned to the loop.
-    let firstSlice = -1;
-    setImmediate(() => {
-      firstSlice = log.length;
-    });
-    await tick(40);
+    const { first, log } = await sixCostlyWrites(new FlushSchedule(5));
     // Each write takes at least 2 ms: the slice stopped after the write that passed 5 ms (three
     // writes, fewer if the process was held up in between).
-    assert.ok(firstSlice >= 1 && firstSlice <= 3, `first slice wrote ${firstSlice}`);
+    assert.ok(first >= 1 && first <= 3, `first slice wrote ${first}`);
     assert.deepEqual(log, ['s0', 's1', 's2', 's3', 's4', 's5']);
   });
 
   it('ends a slice after the short budget while something waits on the loop, and not otherwise', async () => {
     let waiting = true;
     const s = new FlushSchedule(1000, 32, () => waiting, 3);
-    const log: string[] = [];
-    let now = performance.now();
-    for (let i = 0; i < 6; i++) s.add(stream(`w${i}`, log, 2), now + i / 100);
-    let firstSlice = -1;
-    setImmediate(() => {
-      firstSlice = log.length;
-    });
-    await tick(40);
+    const awaited = await sixCostlyWrites(s);
     // Each write takes at least 2 ms: the slice stopped after the write that passed 3 ms.
-    assert.ok(firstSlice >= 1 && firstSlice <= 2, `first slice wrote ${firstSlice}`);
-    assert.equal(log.length, 6);
+    assert.ok(awaited.first >= 1 && awaited.first <= 2, `first slice wrote ${awaited.first}`);
+    assert.equal(awaited.log.length, 6);
 
     waiting = false;
-    log.length = 0;
-    now = performance.now();
-    for (let i = 0; i < 6; i++) s.add(stream(`n${i}`, log, 2), now + i / 100);
-    setImmediate(() => {
-      firstSlice = log.length;
-    });
-    await tick(40);
-    assert.equal(firstSlice, 6, 'with nothing waiting, the whole budget is used');
+    const idle = await sixCostlyWrites(s);
+    assert.equal(idle.first, 6, 'with nothing waiting, the whole budget is used');
   });
 
   it('lets only a turn’s worth of due streams write at once, and none while others are due', async () => {
