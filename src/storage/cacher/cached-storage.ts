@@ -267,9 +267,6 @@ export class CachedStorage implements Storage {
     const entry = this.entryOf(ev.object);
     const previous =
       (ev.type === 'DELETED' ? this.objects.delete(key) : this.objects.set(key, entry)) ?? null;
-    // One decoded-on-demand object, and one event per type, for every watcher of this change,
-    // kept for parked watchers for a while.
-    const delivery = new Delivery(new EncodedObject(entry), ev.revision);
     const event: CachedEvent = {
       type: ev.type as CachedEvent['type'],
       key,
@@ -277,13 +274,21 @@ export class CachedStorage implements Storage {
       previous,
       revision: ev.revision,
       seenAt: Date.now(),
-      delivery,
+      delivery: undefined,
     };
     this.history.push(event);
     const next = this.historyBase + this.history.length;
-    for (const w of this.live) {
-      this.deliver(w, event, delivery);
-      if (w.queue.held) this.park(w, next);
+    if (this.live.size > 0 || this.parked.size > 0) {
+      // One decoded-on-demand object, and one event per type, for every watcher of this change.
+      const delivery = new Delivery(new EncodedObject(entry), ev.revision);
+      for (const w of this.live) {
+        this.deliver(w, event, delivery);
+        if (w.queue.held) this.park(w, next);
+      }
+      // Kept for the parked watchers, which take this event later (a watcher parked just now
+      // resumes after it). Kept when none was parked, every event held its forms for 2 s: the
+      // memory bench (100,000 writes, no watcher) settled at 2,960 B per object instead of 2,286.
+      if (this.parked.size > 0) event.delivery = delivery;
     }
     if (next % PARKED_CHECK_EVERY === 0) this.cutSlowParked();
     this.releaseDeliveries(event.seenAt);

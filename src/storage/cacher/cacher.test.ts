@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { isJoined } from '../encoded.ts';
 import type { WatchEvent } from '../interface.ts';
 import { openSqliteStorage } from '../sqlite/index.ts';
@@ -243,6 +245,30 @@ describe('watch cache specifics', () => {
       assert.equal(names(sink.seen)[4], 'ADDED d', 'handed events as they come again');
     for (const { w } of sinks) w.stop();
     assert.ok(sinks.every(({ sink }) => sink.ended));
+    await store.close();
+  });
+
+  it('keeps no event for later when no watcher is parked to take it', async () => {
+    // A collection the test can ask for; the flag reaches a fresh context's global `gc`.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const store = open();
+    await store.list('/g/');
+    const watch = store.watch('/g/', { revision: 0 });
+    const refs: WeakRef<WatchEvent>[] = [];
+    const consumed = (async () => {
+      for await (const ev of watch) if (refs.push(new WeakRef(ev)) === 5) break;
+    })();
+    for (let i = 0; i < 5; i++) await store.create(`/g/${i}`, { metadata: { name: `g${i}` } });
+    await consumed;
+    // WeakRefs made in this turn hold their targets until it ends.
+    await new Promise((r) => setImmediate(r));
+    gc();
+    assert.deepEqual(
+      refs.flatMap((r, i) => (r.deref() === undefined ? [] : [i])),
+      [],
+      'the events a caught-up watcher was handed, still referenced',
+    );
     await store.close();
   });
 
