@@ -130,6 +130,53 @@ describe('generic store', () => {
     assert.deepEqual((await store.get('ns', 'a')).data, { made: 'yes' });
   });
 
+  it('patch runs the change inside the update on the current object, with no read of its own', async () => {
+    const a = await store.create('ns', cm('a', { v: '1' }));
+    let reads = 0;
+    const counted = new Proxy(storage, {
+      get(target, prop, receiver) {
+        if (prop === 'get') reads++;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const patching = new GenericStore(counted, resource, strategy());
+    const seen: ApiObject[] = [];
+    const b = await patching.patch('ns', 'a', (current) => {
+      seen.push(structuredClone(current));
+      // The change may edit what it is given: it is the change's own copy.
+      current.data = { ...(current.data as Record<string, string>), w: '2' };
+      return current;
+    });
+    assert.equal(reads, 0);
+    assert.equal(seen.length, 1);
+    assert.deepEqual([seen[0].kind, seen[0].apiVersion], ['ConfigMap', 'v1']);
+    assert.equal(seen[0].metadata?.resourceVersion, a.metadata?.resourceVersion);
+    assert.deepEqual(b.data, { v: '1', w: '2' });
+    assert.deepEqual((await store.get('ns', 'a')).data, { v: '1', w: '2' });
+  });
+
+  it('patch: a missing object is 404 even where update creates; what the change throws is the answer', async () => {
+    const upsert = new GenericStore(storage, resource, strategy({ allowCreateOnUpdate: true }));
+    const missing = await status(upsert.patch('ns', 'a', (current) => current));
+    assert.deepEqual([missing.code, missing.message], [404, 'configmaps "a" not found']);
+    assert.equal(await storage.count('/configmaps/ns/'), 0);
+    const a = await store.create('ns', cm('a', { v: '1' }));
+    const renamed = await status(
+      store.patch('ns', 'a', (current) => ({ ...current, metadata: { name: 'b' } })),
+    );
+    assert.deepEqual(
+      [renamed.code, renamed.message],
+      [400, 'the name of the object (b) does not match the name on the URL (a)'],
+    );
+    await assert.rejects(
+      store.patch('ns', 'a', () => {
+        throw new Error('refused');
+      }),
+      /refused/,
+    );
+    assert.deepEqual(await store.get('ns', 'a'), a);
+  });
+
   it('generation moves only when the strategy sees a spec change', async () => {
     const g = new GenericStore(
       storage,

@@ -306,20 +306,54 @@ export class GenericStore {
     obj: ApiObject,
     opts: UpdateOptions = {},
   ): Promise<UpdateResult> {
+    this.adoptTarget(namespace, name, obj);
+    return this.writeOver(namespace, name, obj, opts);
+  }
+
+  /**
+   * Writes `change` of the current object. It runs inside the storage's update loop, as upstream
+   * applies a patch: on the watch cache's copy first where a read costs a round trip, and again on
+   * a fresh read when that copy was stale or `change` refused it, so a stale copy never decides the
+   * outcome and a lost race is simply retried. A missing object is NotFound: a change cannot create.
+   */
+  async patch(
+    namespace: string,
+    name: string,
+    change: (current: ApiObject) => ApiObject,
+    opts: UpdateOptions = {},
+  ): Promise<ApiObject> {
+    const changed = (current: ApiObject) => {
+      const obj = change(this.withTypeMeta(structuredClone(current)));
+      this.adoptTarget(namespace, name, obj);
+      return obj;
+    };
+    return (await this.writeOver(namespace, name, changed, opts)).object;
+  }
+
+  /** The name on the URL is the object's; a different one in the body is refused. */
+  private adoptTarget(namespace: string, name: string, obj: ApiObject): void {
     const meta = metaOf(obj);
     if (meta.name !== undefined && meta.name !== name) {
       throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     }
     meta.name = name;
     this.checkNamespace(namespace, meta);
+  }
+
+  /** An update to `desired`, or to what a change makes of the current object (never a create). */
+  private async writeOver(
+    namespace: string,
+    name: string,
+    desired: ApiObject | ((current: ApiObject) => ApiObject),
+    opts: UpdateOptions,
+  ): Promise<UpdateResult> {
     const toStatus = opts.subresource === 'status';
-    const requested = meta.resourceVersion;
     let created = false;
     const write = async ({ current }: { current: ApiObject | null }): Promise<ApiObject> => {
       if (current === null) {
-        if (!this.strategy.allowCreateOnUpdate || toStatus)
+        if (!this.strategy.allowCreateOnUpdate || toStatus || typeof desired === 'function')
           throw fromStorageError(new KeyNotFoundError(key), this.groupResource, name);
-        let next = structuredClone(obj);
+        let next = structuredClone(desired);
         created = true;
         delete metaOf(next).resourceVersion;
         this.prepareForCreate(next);
@@ -329,6 +363,8 @@ export class GenericStore {
         return next;
       }
       const old = current;
+      const obj = typeof desired === 'function' ? desired(current) : desired;
+      const requested = obj.metadata?.resourceVersion;
       if (requested === undefined || requested === '') {
         if (!this.strategy.allowUnconditionalUpdate) {
           throw this.invalidError(name, [

@@ -1,8 +1,8 @@
 // PATCH: JSON Patch, JSON Merge Patch and strategic merge patch, applied to the current object and
-// written as an update at that object's resourceVersion. A lost race is retried with the newer
-// object unless the patch pins a resourceVersion of its own, which is then a precondition (409 when
-// stale). Every write records its fields under the field manager (or the User-Agent); server-side
-// apply has its own path (apply.ts).
+// written as an update at that object's resourceVersion, inside the store's update loop: a lost
+// race applies the patch again to the newer object, unless the patch pins a resourceVersion of its
+// own, which is then a precondition (409 when stale). Every write records its fields under the
+// field manager (or the User-Agent); server-side apply has its own path (apply.ts).
 
 import { APPLY_PATCH_CBOR_MEDIA_TYPE } from '../../codec/cbor/index.ts';
 import { scanDuplicateKeys } from '../../codec/json-duplicates.ts';
@@ -14,7 +14,6 @@ import {
   conflict,
   genericServerResponse,
   invalid,
-  isConflict,
   methodNotSupported,
   OPTIMISTIC_LOCK_MESSAGE,
   requestEntityTooLarge,
@@ -34,7 +33,6 @@ import { applyPatch } from './apply.ts';
 import { readBody } from './body.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
 import { compareSortedWalk, fieldValidationOf } from './field-validation.ts';
-import { retryLostRace } from './lost-races.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput, respondObject } from './output.ts';
 
@@ -121,8 +119,9 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
         : (current) => strategicMergePatch(current, doc, kind.schema);
   }
 
-  for (let attempt = 1; ; attempt++) {
-    const current = await t.served.store.get(t.namespace, t.name);
+  // The patch is applied inside the store's update loop, to whatever object is current there.
+  let findings: string[] = [];
+  const change = (current: ApiObject): ApiObject => {
     let patched: unknown;
     try {
       patched = apply(current);
@@ -140,25 +139,21 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
     const { unknownFields, typeErrors } = kind.schema.normalize(next);
     if (typeErrors.length > 0) throw patchInvalid(patched, typeErrors[0]);
     // The result went through Go maps upstream, so its unknown fields come out in key order.
-    const findings = [
+    findings = [
       ...patchFindings,
       ...[...unknownFields].sort(compareSortedWalk).map((f) => `unknown field ${JSON.stringify(f)}`),
     ];
     if (findings.length > 0 && validation === 'Strict') {
       throw patchInvalid(patched, `strict decoding error: ${findings.join(', ')}`);
     }
-    try {
-      const { object } = await t.served.store.update(t.namespace, t.name, next, {
-        dryRun,
-        subresource: t.subresource,
-        track: (live, written) => fields.update(live, written, manager),
-        admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
-      });
-      if (validation === 'Warn') ctx.warnings.push(...findings);
-      respondObject(ctx, t, 200, object, choice);
-      return;
-    } catch (err) {
-      if (!isConflict(err) || pinned || !retryLostRace(ctx, attempt)) throw err;
-    }
-  }
+    return next;
+  };
+  const object = await t.served.store.patch(t.namespace, t.name, change, {
+    dryRun,
+    subresource: t.subresource,
+    track: (live, written) => fields.update(live, written, manager),
+    admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
+  });
+  if (validation === 'Warn') ctx.warnings.push(...findings);
+  respondObject(ctx, t, 200, object, choice);
 };
