@@ -108,14 +108,26 @@ const WATCH_READERS: Record<
         // are key = 1, value = 2 messages).
         if (frame[0] !== 0x0a || frame.toString('latin1', 2, 2 + frame[1]) !== 'MODIFIED')
           return onEvent(undefined);
-        onEvent({ seq: Number(protobufMapValue(frame, 'seq')), ts: Number(protobufMapValue(frame, 'ts')) });
+        onEvent({
+          seq: Number(protobufMapValue(frame, SEQ_ENTRY)),
+          ts: Number(protobufMapValue(frame, TS_ENTRY)),
+        });
       }),
   },
 };
 
-/** The value of a short string map entry `key` in a protobuf message's bytes. */
-function protobufMapValue(message: Buffer, key: string): string | undefined {
-  const pattern = Buffer.from([0x0a, key.length, ...Buffer.from(key), 0x12]);
+/**
+ * The bytes that open a short string map entry `key` (key = field 1, value = field 2), made once:
+ * made per event, they were four buffers per event per watcher, 800,000 a second at 1000 watchers.
+ */
+function mapEntryStart(key: string): Buffer {
+  return Buffer.from([0x0a, key.length, ...Buffer.from(key), 0x12]);
+}
+const SEQ_ENTRY = mapEntryStart('seq');
+const TS_ENTRY = mapEntryStart('ts');
+
+/** The value of the short string map entry that `pattern` (mapEntryStart) opens in a message. */
+function protobufMapValue(message: Buffer, pattern: Buffer): string | undefined {
   const at = message.indexOf(pattern);
   if (at === -1) return undefined;
   const from = at + pattern.length + 1;
