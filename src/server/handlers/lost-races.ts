@@ -1,8 +1,9 @@
-// Patch, apply and subresource views read the object, change it and write it back at the
-// resourceVersion they read. When another writer got there first, upstream re-applies the change to
-// the newer object inside its storage retry loop, with no limit of its own: a client that pinned no
+// Apply and subresource views read the object, change it and write it back at the resourceVersion
+// they read. When another writer got there first, upstream re-applies the change to the newer
+// object inside its storage retry loop, with no limit of its own: a client that pinned no
 // resourceVersion never sees that race as a 409, however many writers share the object. These
-// handlers retry in the same spirit, for as long as the request lives.
+// handlers retry in the same spirit, for as long as the request lives. (Patch runs inside the
+// store's own update loop, GenericStore.patch, and needs no retry here.)
 
 import type { RequestContext } from '../context.ts';
 
