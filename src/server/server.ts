@@ -23,6 +23,7 @@ import { CachedStorage } from '../storage/cacher/index.ts';
 import type { Storage } from '../storage/interface.ts';
 import { serverCodecs } from './codecs.ts';
 import { compose, type RequestContext } from './context.ts';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { featureGates } from './feature-gates.ts';
 import { buildFilterChain } from './filters/index.ts';
 import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
@@ -81,6 +82,16 @@ function authenticators(o: ServerOptions, clientCa: string | undefined): Authent
 }
 
 export async function startServer(options: ServerOptions): Promise<ServerHandle> {
+  const lock = lockDataDir(options.dataDir);
+  try {
+    return await startOnLockedDir(options, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Promise<ServerHandle> {
   const startedAt = Date.now();
   const profile = namingProfile(options.naming ?? DEFAULTS.naming);
   const host = options.bindAddress ?? DEFAULTS.bindAddress;
@@ -154,7 +165,7 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     authenticators: authenticators(options, clientCa),
     anonymous: options.anonymousAuth ?? DEFAULTS.anonymousAuth,
   });
-  const authz = buildAuthorizer(options.authorizationModes ?? DEFAULTS.authorizationModes);
+  const authz = buildAuthorizer(options.authorizationModes);
   let serverAddress = '';
   const router = buildRouter({
     env,
@@ -268,6 +279,7 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
         await controllersStarted;
         for (const c of controllers) c.stop();
         await storage.close();
+        lock.release();
       })();
       return stopping;
     },
