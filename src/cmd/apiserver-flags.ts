@@ -165,12 +165,14 @@ const FLAGS: FlagSpec[] = [
     parse: bool,
     default: true,
   }),
-  flag<AuthorizationMode[]>({
+  flag<AuthorizationMode[] | undefined>({
     name: 'authorization-mode',
     arg: '<modes>',
-    description: `comma-separated: ${AUTHORIZATION_MODES.join(', ')}`,
+    description:
+      `comma-separated: ${AUTHORIZATION_MODES.join(', ')}; unset, authenticated users may do ` +
+      'anything and anonymous ones read only health, version, discovery and OpenAPI',
     parse: modes,
-    default: ['AlwaysAllow'],
+    default: undefined,
   }),
   flag<Record<string, boolean>>({
     name: 'feature-gates',
@@ -249,7 +251,7 @@ export function parseApiserverFlags(argv: string[], name: string): ServerOptions
     watchCache: f['watch-cache'] as boolean,
     compactionIntervalMs: f['etcd-compaction-interval'] as number,
     minRequestTimeoutSeconds: f['min-request-timeout'] as number,
-    authorizationModes: f['authorization-mode'] as AuthorizationMode[],
+    authorizationModes: f['authorization-mode'] as AuthorizationMode[] | undefined,
     featureGates: f['feature-gates'] as Record<string, boolean>,
     livezGracePeriodMs: f['livez-grace-period'] as number,
     shutdownDelayMs: f['shutdown-delay-duration'] as number,

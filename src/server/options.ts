@@ -29,6 +29,10 @@ export interface ServerOptions {
   clientCaFile?: string;
   tokenAuthFile?: string;
   anonymousAuth?: boolean;
+  /**
+   * `--authorization-mode`. Unset: authenticated users may do anything, anonymous requests reach
+   * only health, version, discovery and OpenAPI (until RBAC).
+   */
   authorizationModes?: AuthorizationMode[];
   featureGates?: Record<string, boolean>;
   /** Liveness failures are ignored this long after start. */
@@ -48,7 +52,6 @@ export const DEFAULTS = {
   storageBackend: 'sqlite',
   etcdPrefix: '/registry',
   anonymousAuth: true,
-  authorizationModes: ['AlwaysAllow'] as AuthorizationMode[],
   livezGracePeriodMs: 0,
   shutdownDelayMs: 0,
   naming: 'spec',

@@ -79,6 +79,12 @@ describe('server lifecycle and options', () => {
     });
   });
 
+  it('AlwaysAllow given explicitly lets anonymous requests do anything, as before', async () => {
+    await withServer({ authorizationModes: ['AlwaysAllow'] }, async (s, dir) => {
+      assert.equal((await call(s, dir, { path: '/api/v1/namespaces/default/secrets' })).status, 200);
+    });
+  });
+
   it('AlwaysDeny: users are 403 with the attribute sentence, masters and health are allowed', async () => {
     await withServer({ authorizationModes: ['AlwaysDeny'] }, async (s, dir) => {
       const denied = await call(s, dir, {

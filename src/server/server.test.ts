@@ -65,9 +65,69 @@ describe('server over HTTPS', () => {
     assert.match(String(r.json().gitVersion), /^v\d+\.\d+\.\d+$/);
   });
 
-  it('anonymous requests are system:anonymous and denied nothing under AlwaysAllow', async () => {
-    const r = await call({ path: '/api/v1/namespaces', anonymous: true });
-    assert.equal(r.status, 200);
+  it('by default anonymous requests read health, version, discovery and OpenAPI, and nothing else', async () => {
+    for (const path of [
+      '/healthz',
+      '/version',
+      '/api',
+      '/api/v1',
+      '/apis',
+      '/apis/apps/v1',
+      '/openapi/v2',
+      '/openapi/v3',
+      '/openapi/v3/api/v1',
+    ]) {
+      const r = await call({ path, anonymous: true });
+      assert.equal(r.status, 200, `${path}: ${r.body}`);
+    }
+    const denied: [Call, string][] = [
+      [
+        { path: '/api/v1/namespaces', anonymous: true },
+        'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+      ],
+      [
+        { path: '/api/v1/namespaces/default/secrets/s', anonymous: true },
+        'secrets "s" is forbidden: User "system:anonymous" cannot get resource "secrets" in API group "" in the namespace "default"',
+      ],
+      [
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces/default/secrets',
+          anonymous: true,
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }),
+        },
+        'secrets is forbidden: User "system:anonymous" cannot create resource "secrets" in API group "" in the namespace "default"',
+      ],
+      [
+        { method: 'DELETE', path: '/api/v1/namespaces/default', anonymous: true },
+        // Upstream's request info takes a namespace's name as its namespace too.
+        'namespaces "default" is forbidden: User "system:anonymous" cannot delete resource "namespaces" in API group "" in the namespace "default"',
+      ],
+      [
+        { path: '/metrics', anonymous: true },
+        'forbidden: User "system:anonymous" cannot get path "/metrics"',
+      ],
+    ];
+    for (const [c, message] of denied) {
+      const r = await call(c);
+      assert.equal(r.status, 403, `${c.method ?? 'GET'} ${c.path}: ${r.body}`);
+      assert.deepEqual([r.json().reason, r.json().message], ['Forbidden', message]);
+    }
+    // Nothing was written: the Secret does not exist and the namespace is not terminating.
+    assert.equal((await call({ path: '/api/v1/namespaces/default/secrets/s' })).status, 404);
+    const ns = (await call({ path: '/api/v1/namespaces/default' })).json() as { status: { phase: string } };
+    assert.equal(ns.status.phase, 'Active');
+  });
+
+  it('authenticated users other than administrators may write by default', async () => {
+    const r = await call({
+      method: 'POST',
+      path: '/api/v1/namespaces/default/configmaps',
+      anonymous: true,
+      headers: { authorization: 'Bearer secret-token' },
+      body: cmBody('by-bob'),
+    });
+    assert.equal(r.status, 201, r.body);
   });
 
   it('a bad bearer token is 401 with an Unauthorized Status; a good one works', async () => {
