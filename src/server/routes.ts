@@ -2,7 +2,6 @@
 // the discovery documents, /version, OpenAPI and the health endpoints. Unknown paths are a 404
 // Status, as upstream answers them.
 
-import { negotiateOutput } from '../codec/negotiation.ts';
 import { genericServerResponse } from '../machinery/status.ts';
 import type { Handler, RequestContext } from './context.ts';
 import {
@@ -17,6 +16,7 @@ import {
 import { negotiateDiscovery } from './discovery-negotiation.ts';
 import { type HandlerEnv, handleResource } from './handlers/index.ts';
 import { evaluateAll, evaluateOne, type HealthCheck } from './health/health.ts';
+import { serveOpenApiV2 } from './openapi/serve-v2.ts';
 import { writeJson, writeText } from './respond.ts';
 
 /** Built on first request (the generator itself loads then), so an idle server pays nothing for them. */
@@ -110,12 +110,8 @@ export function buildRouter(deps: RouteDeps): Handler {
         break;
       }
       case 'openapi': {
-        if (rest.length === 1 && rest[0] === 'v2') {
-          // kubectl asks for the protobuf form only and cannot read JSON sent in its place; a 406
-          // tells it the truth until the protobuf encoding exists.
-          negotiateOutput(ctx.req.headers.accept, { metaGroups: [], tables: false });
-          return writeJson(ctx, 200, await deps.openapi.v2());
-        }
+        // JSON or the gnostic protobuf kubectl asks for, with upstream's negotiation and ETag.
+        if (rest.length === 1 && rest[0] === 'v2') return serveOpenApiV2(ctx, deps.openapi.v2);
         if (rest[0] === 'v3') {
           if (rest.length === 1) return writeJson(ctx, 200, await deps.openapi.v3Index());
           const doc = await deps.openapi.v3(rest.slice(1).join('/'));
