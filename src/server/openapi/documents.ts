@@ -17,10 +17,12 @@
 //   application/strategic-merge-patch+json, the patch is computed from these v3 schemas.
 // - /openapi/v2 (client-go discovery/discovery_client.go OpenAPISchema) is asked for only as
 //   application/com.github.proto-openapi.spec.v2@v1.0+protobuf and parsed as protobuf with no JSON
-//   fallback: a JSON answer fails with `proto: cannot parse invalid wire-format data` (kubectl 1.35
-//   `explain --output plaintext-openapiv2`). kubectl reads v2 only as a fallback: apply when v3 has
-//   no answer (errors ignored), client-side validation when the v3 probe errors (then the v2 error
-//   fails the command). The JSON document serves other clients until a protobuf encoding exists.
+//   fallback, then by kube-openapi's util/proto (every $ref must resolve, an array has one items
+//   schema, a primitive type is string/number/integer/boolean). kubectl reads v2 only as a fallback:
+//   apply when v3 has no answer, `explain --output plaintext-openapiv2`, and client-side validation
+//   when the v3 probe finds no fieldValidation (an unknown kind, a v1 List), where a failed download
+//   fails the command before the `no matches for kind` it would otherwise report. This JSON document
+//   is encoded to that protobuf by openapi-v2-protobuf.ts.
 
 import { createHash } from 'node:crypto';
 import type { NamingProfile } from '../../naming/profile.ts';
