@@ -188,6 +188,15 @@ describe('OpenAPI v2 as gnostic protobuf', () => {
     assert.deepEqual(codes, ['200', '201', '401']);
   });
 
+  it('the document under the upstream naming profile encodes as cleanly', () => {
+    const upstream = namingProfile('upstream');
+    const other = openApiV2Document(builtinKinds(upstream), upstream, { title: 't', version: 'v1.35.0' });
+    const found: string[] = [];
+    const out = decode(encodeOpenApiV2(other, (p, m) => found.push(`${p} ${m}`)));
+    assert.deepEqual(found, []);
+    assert.deepStrictEqual(back(DocumentType, out), proto3View(other));
+  });
+
   it('writes what the built-in document does not use: references, oneof falses, YAML 1.1 quoting', () => {
     const synthetic: Rec = {
       swagger: '2.0',
