@@ -49,6 +49,21 @@ describe('API bench scenarios (quick)', { timeout: 120_000 }, () => {
     );
   });
 
+  it('hostile runs and reports every phase, counting what the server did rather than failing', async () => {
+    const out = await byName.hostile.run(ctx());
+    assert.match(out.markdown, /^\| server/);
+    for (const phase of ['quiet', 'slow watchers', 'rapid reset', 'idle connections'])
+      assert.match(out.markdown, new RegExp(`\\| ${phase} +\\|`), phase);
+    assert.match(out.markdown, /RSS after settle/);
+    assert.match(out.markdown, /slow watchers the server closed +\| \d+ of \d+/);
+    assert.match(out.markdown, /LIST streams sent and reset +\| \d+ over \d+ sessions/);
+    const [{ value }] = out.results as {
+      value: { rssSamples: unknown[]; slow: { slow: { opened: number } } };
+    }[];
+    assert.ok(value.rssSamples.length > 0, 'RSS sampled');
+    assert.ok(value.slow.slow.opened > 0, 'slow watchers opened');
+  });
+
   it('runs over HTTP/2 too', async () => {
     const out = await byName.get.run(ctx({ protocol: 'http2' }));
     assert.match(out.markdown, /over HTTP\/2/);

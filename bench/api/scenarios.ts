@@ -6,6 +6,7 @@ import { formatNumber, formatSummary } from '../lib/format.ts';
 import type { Scenario, ScenarioContext, ScenarioOutput } from '../lib/scenario.ts';
 import { type Summary, summarize } from '../lib/stats.ts';
 import { renderTable } from '../lib/table.ts';
+import { hostile } from './hostile.ts';
 import { apiClient } from './http-client.ts';
 import { cmPath, configMap, type Job, type JobResult } from './jobs.ts';
 import { LoadThreads, merge, percentile, runInWorker, shares } from './load.ts';
@@ -733,4 +734,5 @@ export const apiScenarios: Scenario[] = [
     run: watchScenario,
   },
   { name: 'memory', description: 'server resident memory after 100k objects', run: memoryScenario },
+  hostile,
 ];
