@@ -56,7 +56,7 @@ export class KeyIndex {
           const e = entries[j];
           params.push(e.key, e.revision, e.deleted ? 1 : 0);
         }
-        stmts.indexInsertMany.run(params);
+        stmts.indexInsertMany.run(...params);
       }
       for (; i < entries.length; i++) {
         const e = entries[i];
@@ -173,7 +173,7 @@ export class KeyIndex {
     );
     // Derived data: no fsync of its own; the next durable log commit carries it to disk. (A
     // connection whose WAL is synced off the thread runs at NORMAL already; see wal-sync.ts.)
-    const full = this.db.pragma('synchronous', { simple: true }) === 2;
+    const full = this.db.pragma('synchronous') === 2;
     if (full) this.db.pragma('synchronous = NORMAL');
     try {
       this.writeEntries(sorted, through);

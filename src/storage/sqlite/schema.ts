@@ -9,7 +9,7 @@
 // A delete appends a tombstone row that keeps the last state, which is what DELETED events carry.
 // The log has no index on key: `keyidx` (see key-index.ts) finds a key's revisions.
 
-import Database from 'better-sqlite3';
+import { openSqlite, type SqliteDatabase, type SqliteDriverName } from './driver.ts';
 
 export interface LogRow {
   revision: number;
@@ -50,10 +50,10 @@ CREATE TABLE IF NOT EXISTS meta (
 INSERT OR IGNORE INTO meta (name, value) VALUES ('revision', 0), ('compacted', 0), ('indexed', 0);
 `;
 
-export type Db = Database.Database;
+export type Db = SqliteDatabase;
 
-export function openDatabase(path: string): Db {
-  const db = new Database(path);
+export function openDatabase(path: string, driver?: SqliteDriverName): Db {
+  const db = openSqlite(path, driver);
   // Stored objects are typically about 1 KiB. A 4 KiB page holds three of them and leaves a fifth
   // of itself empty; an 8 KiB page holds seven. Commits write whole pages to the WAL, so this is
   // about 15% less to write and fsync per object. (Applies when the file is created.)
@@ -78,7 +78,7 @@ export function openDatabase(path: string): Db {
 
 /**
  * Rows per multi-row INSERT: one statement execution instead of many saves the per-call cost of
- * better-sqlite3 (binding, stepping, resetting), a measurable share of a 1 KiB insert.
+ * the driver (binding, stepping, resetting), a measurable share of a 1 KiB insert.
  */
 export const INSERT_CHUNK = 16;
 export const INDEX_INSERT_CHUNK = 64;

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import type { ApiObject } from '../../machinery/object.ts';
 import { isStorageError } from '../errors.ts';
+import { openSqlite } from './driver.ts';
 import { openSqliteStorage } from './index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-sqlite-backend-'));
@@ -51,7 +51,7 @@ describe('sqlite backend', () => {
     await s1.delete('/r/k05');
     await s1.close();
     // Forget the index entirely: it is derived from the log.
-    const raw = new Database(path);
+    const raw = openSqlite(path);
     raw.exec("DELETE FROM keyidx; UPDATE meta SET value = 0 WHERE name = 'indexed'");
     raw.close();
 

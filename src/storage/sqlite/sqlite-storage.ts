@@ -29,6 +29,7 @@ import { checkPreconditions } from '../preconditions.ts';
 import { assertCorrupt, bookmarkObject, decodeValue, encodeValue, stampRevision } from '../value-codec.ts';
 import { prefixEnd } from '../watch-queue.ts';
 import { CompactionSchedule, Compactor } from './compactor.ts';
+import type { SqliteDriverName } from './driver.ts';
 import { copyStored } from './json-copy.ts';
 import { KeyIndex } from './key-index.ts';
 import {
@@ -54,6 +55,8 @@ export interface SqliteStorageOptions {
   progressNotifyIntervalMs?: number;
   /** Where background failures (compaction) are reported. */
   onBackgroundError?: (err: Error) => void;
+  /** The SQLite driver; default better-sqlite3 when it is installed, else node:sqlite (driver.ts). */
+  driver?: SqliteDriverName;
 }
 
 const INITIAL_EVENTS_PAGE = 1000;
@@ -70,7 +73,7 @@ export class SqliteStorage implements Storage {
   private closed = false;
 
   constructor(opts: SqliteStorageOptions) {
-    this.db = openDatabase(opts.path);
+    this.db = openDatabase(opts.path, opts.driver);
     this.walSync = walSyncFor(this.db, opts.path);
     this.stmts = prepareStatements(this.db);
     const revision = storedRevision(this.stmts);

@@ -151,10 +151,10 @@ describe('walSyncFor', () => {
   it('a WAL file database commits without syncing and syncs through the syncer', async () => {
     const path = join(dir, 'store.db');
     const db = openDatabase(path);
-    assert.equal(db.pragma('synchronous', { simple: true }), 2, 'FULL until a syncer takes over');
+    assert.equal(db.pragma('synchronous'), 2, 'FULL until a syncer takes over');
     const sync = walSyncFor(db, path);
     assert.ok(sync);
-    assert.equal(db.pragma('synchronous', { simple: true }), 1, 'NORMAL: the syncer does the fsync');
+    assert.equal(db.pragma('synchronous'), 1, 'NORMAL: the syncer does the fsync');
     const results = await Promise.all(
       [0, 1, 2].map(() => new Promise<Error | null>((resolve) => sync.sync(resolve))),
     );

@@ -1,5 +1,5 @@
 // Durability without blocking the event loop. With `synchronous = FULL`, every commit fsyncs the WAL
-// inside the synchronous better-sqlite3 call: measured under a watch load, a fifth of the event
+// inside the synchronous driver call: measured under a watch load, a fifth of the event
 // loop's time went to waiting on the disk, and every watcher's event waited behind it. Instead the
 // connection commits with `synchronous = NORMAL` (the WAL is written, not synced) and the WAL file
 // is fdatasync'ed here, in libuv's thread pool; the batcher acknowledges a batch's writes, and makes
@@ -54,8 +54,7 @@ class FileWalSync implements WalSync {
  */
 export function walSyncFor(db: Db, path: string): WalSync | undefined {
   const walPath = `${path}-wal`;
-  if (path === ':memory:' || db.pragma('journal_mode', { simple: true }) !== 'wal' || !existsSync(walPath))
-    return undefined;
+  if (path === ':memory:' || db.pragma('journal_mode') !== 'wal' || !existsSync(walPath)) return undefined;
   // SQLite keeps the WAL file (restarting it in place after checkpoints) while a connection is
   // open, so this descriptor stays on the file it writes.
   const fd = openSync(walPath, 'r');

@@ -215,7 +215,7 @@ export class WriteBatcher {
 
   private insertBuffered(): void {
     const p = this.rowParams;
-    if (this.bufferedRows === INSERT_CHUNK) this.stmts.insertMany.run(p);
+    if (this.bufferedRows === INSERT_CHUNK) this.stmts.insertMany.run(...p);
     else {
       for (let i = 0; i < p.length; i += 6) {
         this.stmts.insert.run(
