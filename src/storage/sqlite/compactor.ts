@@ -5,6 +5,13 @@
 //
 // Each row names its predecessor (`prev`), so the rows a batch of revisions supersedes are found by
 // primary key, without scanning the log for older versions.
+//
+// What is compacted leaves the files: the connection zeroes deleted rows and freed pages
+// (`secure_delete`, schema.ts), but in WAL mode the zeroed pages are new WAL frames, and the
+// frames holding the rows' earlier images stay readable in the WAL until it is overwritten. So a
+// compaction ends with a TRUNCATE checkpoint: the zeroed pages are copied over the database
+// file's old ones and the WAL is cut to nothing. It runs when the schedule compacts (once a
+// minute by default), costing one full checkpoint then, which SQLite does every 16 MiB of WAL anyway.
 
 import type { Revision } from '../interface.ts';
 import type { KeyIndex } from './key-index.ts';
@@ -18,7 +25,7 @@ export class Compactor {
   private readonly runBatch: (from: Revision, to: Revision) => Revision;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     stmts: Statements,
     private readonly keys: KeyIndex,
     currentRevision: () => Revision,
@@ -55,12 +62,22 @@ export class Compactor {
   }
 
   private async compactThrough(target: Revision): Promise<void> {
+    if (this.compacted >= target) return;
     while (this.compacted < target) {
       // Entries still in the overlay would outlive their rows; push them to keyidx first.
       this.keys.flush();
       this.compacted = this.runBatch(this.compacted, target);
       if (this.compacted < target) await new Promise((resolve) => setImmediate(resolve));
     }
+    this.clearWal();
+  }
+
+  /**
+   * Copies the zeroed pages into the database file and empties the WAL (see the header). Busy (a
+   * statement still reading) leaves the WAL for the next compaction, which tries again.
+   */
+  private clearWal(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 }
 

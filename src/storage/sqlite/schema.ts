@@ -71,6 +71,10 @@ export function openDatabase(path: string, driver?: SqliteDriverName): Db {
   // the B-tree interior pages and recent writes; more would mostly duplicate the watch cache in
   // resident memory (64 MiB cost about 670 B per object at 100k objects).
   db.pragma('cache_size = -16384');
+  // Deleted rows are overwritten with zeros, not left in free space where anyone who can read the
+  // file could read them: a deleted Secret's value goes when compaction removes its last revision.
+  // (Per connection; the compactor's checkpoint then clears the WAL's older copies, compactor.ts.)
+  db.pragma('secure_delete = ON');
   // One transaction: one fsync for a new file instead of one per statement.
   db.exec(`BEGIN; ${DDL} COMMIT;`);
   return db;
