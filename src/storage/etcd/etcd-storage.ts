@@ -3,6 +3,10 @@
 // Writes are transactions that compare the key's mod revision, so etcd itself arbitrates races.
 // Watches use the raw gRPC watch stream, because the client library's watcher reconnects quietly
 // and hides compaction, which clients must see as 410.
+//
+// Through a leader election, reads are retried, and writes are retried when etcd certainly did not
+// take them or when their compare makes a second try harmless and its outcome can be judged
+// (commit below); the client library itself retries nothing (policies.ts says why).
 
 import etcd3 from 'etcd3';
 import type { ApiObject } from '../../machinery/object.ts';
@@ -33,6 +37,10 @@ import type {
 import { checkPreconditions } from '../preconditions.ts';
 import { assertCorrupt, bookmarkObject, decodeValue, encodeValue } from '../value-codec.ts';
 import { filteredEventType, prefixEnd, WatchQueue } from '../watch-queue.ts';
+import { Compactor } from './compactor.ts';
+import { classifyFailure, retryDelayMs } from './faults.ts';
+import { faultHandling, grpcOptions } from './policies.ts';
+import { LEADER_CHANGED, TermWatch } from './term-watch.ts';
 
 type IKeyValue = etcd3.IKeyValue;
 type IWatchResponse = etcd3.IWatchResponse;
@@ -41,7 +49,21 @@ export interface EtcdStorageOptions {
   endpoints: string[];
   /** Prefix of every key in etcd. Default `/registry`. */
   prefix?: string;
+  /**
+   * How long a request keeps trying again after failures that a leader election explains
+   * (default 15 s: an election takes about a second, and a write caught by the leader's death
+   * waits out etcd's 7 s request timeout before it can be tried again). 0: never retry.
+   */
+  retryBudgetMs?: number;
+  /**
+   * Compact etcd's history this often, keeping the last interval's (`--etcd-compaction-interval`;
+   * one replica compacts per interval however many share the etcd). 0 or absent: never.
+   */
+  compactionIntervalMs?: number;
 }
+
+/** A write transaction's outcome: applied at `revision`, or its compare failed (with the failure reads). */
+type Committed = { succeeded: true; revision: Revision } | { succeeded: false; res: etcd3.ITxnResponse };
 
 /** Keys read per range request; values may be large, so the gRPC receive limit is lifted too. */
 const RANGE_CHUNK = 500;
@@ -58,16 +80,34 @@ export class EtcdStorage implements Storage {
   private readonly client: etcd3.Etcd3;
   private readonly prefix: string;
   private readonly watches = new Set<WatchQueue>();
-  /** Highest compaction this process asked for; etcd's errors do not name the compact revision. */
+  /** Highest compaction known here; etcd's errors do not name the compact revision. */
   private compacted = 0;
   private closed = false;
+  private readonly retryBudgetMs: number;
+  private readonly compactor: Compactor | undefined;
+  /** Notices elections, so that requests lost with a dead leader are sent again without waiting. */
+  private readonly terms: TermWatch;
 
   constructor(opts: EtcdStorageOptions) {
     this.prefix = opts.prefix ?? '/registry';
-    this.client = new etcd3.Etcd3({
-      hosts: opts.endpoints,
-      grpcOptions: { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1 },
-    });
+    this.retryBudgetMs = opts.retryBudgetMs ?? 15_000;
+    this.client = new etcd3.Etcd3({ hosts: opts.endpoints, grpcOptions, faultHandling: faultHandling() });
+    this.terms = new TermWatch(async () => Number((await this.client.maintenance.status()).header.raft_term));
+    const intervalMs = opts.compactionIntervalMs ?? 0;
+    if (intervalMs > 0) {
+      this.compactor = new Compactor(this.client, {
+        intervalMs,
+        onCompacted: (revision) => {
+          this.compacted = Math.max(this.compacted, revision);
+        },
+      });
+      this.compactor.start();
+    }
+  }
+
+  /** What the history compactor has done (undefined when compaction is off). */
+  get compaction(): Compactor['statistics'] | undefined {
+    return this.compactor?.statistics;
   }
 
   private full(key: string): Buffer {
@@ -85,15 +125,20 @@ export class EtcdStorage implements Storage {
     }
     const value = encodeValue(key, obj);
     const k = this.full(key);
-    const res = await this.call(() =>
-      this.client.kv.txn({
+    const bytes = Buffer.from(value);
+    const res = await this.commit(
+      key,
+      {
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value: Buffer.from(value) } }],
-        failure: [],
-      }),
+        success: [{ request_put: { key: k, value: bytes } }],
+        failure: [{ request_range: { key: k } }],
+      },
+      // Ours: created with exactly these bytes and not changed since. The object carries a fresh
+      // uid and creation time, so no other creator writes the same bytes.
+      (kv) => kv !== undefined && kv.create_revision === kv.mod_revision && bytes.equals(kv.value),
     );
     if (!res.succeeded) throw new KeyExistsError(key);
-    return decodeValue(key, value, Number(res.header.revision));
+    return decodeValue(key, value, res.revision);
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<ApiObject> {
@@ -210,19 +255,24 @@ export class EtcdStorage implements Storage {
         return decodeValue(key, stored, revision);
       }
       if (value === undefined) throw new KeyNotFoundError(key);
-      const res = await this.call(() =>
-        this.client.kv.txn({
+      const bytes = Buffer.from(value);
+      const res = await this.commit(
+        key,
+        {
           compare: [
             current === null
               ? { key: k, target: 'Create', result: 'Equal', create_revision: 0 }
               : { key: k, target: 'Mod', result: 'Equal', mod_revision: revision },
           ],
-          success: [{ request_put: { key: k, value: Buffer.from(value) } }],
+          success: [{ request_put: { key: k, value: bytes } }],
           failure: [{ request_range: { key: k } }],
-        }),
+        },
+        // Ours: these bytes, written after the revision the update started from. Another writer
+        // that left the same bytes left the state this update wanted, which is as good.
+        (kv) => kv !== undefined && Number(kv.mod_revision) > revision && bytes.equals(kv.value),
       );
-      if (res.succeeded) return decodeValue(key, value, Number(res.header.revision));
-      state = await this.updateState(key, res.responses[0]?.response_range);
+      if (res.succeeded) return decodeValue(key, value, res.revision);
+      state = await this.updateState(key, res.res.responses[0]?.response_range);
     }
   }
 
@@ -248,15 +298,18 @@ export class EtcdStorage implements Storage {
         checkPreconditions(key, opts.preconditions, current);
         if (opts.validateDeletion) await opts.validateDeletion(current);
       }
-      const res = await this.call(() =>
-        this.client.kv.txn({
+      const res = await this.commit(
+        key,
+        {
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
           success: [{ request_delete_range: { key: k } }],
           failure: [],
-        }),
+        },
+        // A key found gone may have been deleted by someone else: nothing proves it was us.
+        () => false,
       );
       if (res.succeeded) {
-        const revision = Number(res.header.revision);
+        const revision = res.revision;
         return opts.expectCorrupt ? bookmarkObject(revision) : decodeValue(key, kv.value, revision);
       }
     }
@@ -393,15 +446,26 @@ export class EtcdStorage implements Storage {
     return Number(res.header.revision);
   }
 
+  /** One read, not retried: at open, an unreachable etcd should fail at once, not after retries. */
+  async checkReachable(): Promise<void> {
+    this.assertOpen();
+    try {
+      const res = await this.client.kv.range({ key: Buffer.from(this.prefix), count_only: true });
+      this.terms.observe(res.header.raft_term);
+    } catch (err) {
+      throw this.translate(err, '', 0);
+    }
+  }
+
   async compact(revision: Revision): Promise<void> {
     this.assertOpen();
     const target = Math.min(revision, await this.currentRevision());
     if (target <= 0) return;
     try {
-      await this.client.kv.compact({ revision: target, physical: true });
+      await this.call(() => this.client.kv.compact({ revision: target, physical: true }), '', target);
       this.compacted = Math.max(this.compacted, target);
     } catch (err) {
-      if (!isCompacted(err)) throw this.translate(err, '', target);
+      if (!(err instanceof CompactedError)) throw err;
     }
   }
 
@@ -419,6 +483,8 @@ export class EtcdStorage implements Storage {
     if (this.closed) return;
     this.closed = true;
     for (const w of [...this.watches]) w.stop();
+    await this.compactor?.stop();
+    this.terms.stop();
     this.client.close();
   }
 
@@ -442,15 +508,84 @@ export class EtcdStorage implements Storage {
     return this.call(() => this.client.kv.range(req), key, revision, fromContinue);
   }
 
+  /** A request that may be sent again whatever became of the last try: a read, or a compaction. */
   private async call<T>(fn: () => Promise<T>, key = '', revision = 0, fromContinue = false): Promise<T> {
     const ended = storageWorkBegins();
+    const started = performance.now();
     try {
-      return await fn();
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const out = await this.terms.race(fn(), this.terms.current);
+          if (out !== LEADER_CHANGED) {
+            this.terms.observe((out as { header?: { raft_term?: string } }).header?.raft_term);
+            return out;
+          }
+          // Sent before the last election and still unanswered: likely lost with the old leader.
+          if (this.mayRetry('unsent', started)) continue;
+          throw new UnavailableError('etcd leader changed while a request waited for its answer');
+        } catch (err) {
+          if (!this.mayRetry(classifyFailure(err), started)) throw err;
+        }
+        await sleep(retryDelayMs(attempt));
+      }
     } catch (err) {
       throw this.translate(err, key, revision, fromContinue);
     } finally {
       ended();
     }
+  }
+
+  /**
+   * Runs a write transaction whose compare lets it apply at most once, through an election: sent
+   * again when etcd certainly did not take it, and also when etcd may have (a timeout, a lost
+   * connection), since the compare then stops a second application. Once a try may have applied,
+   * a later try whose compare fails is judged by `mine` on the failure branch's read of the key:
+   * true when the key holds what this write leaves, which is then its success at that revision.
+   * Otherwise the caller gets the doubtful try's error, as etcd's own client would answer.
+   */
+  private async commit(
+    key: string,
+    txn: etcd3.ITxnRequest,
+    mine: (kv: IKeyValue | undefined) => boolean,
+  ): Promise<Committed> {
+    const ended = storageWorkBegins();
+    const started = performance.now();
+    let doubt: unknown;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let res: etcd3.ITxnResponse | typeof LEADER_CHANGED;
+        try {
+          res = await this.terms.race(this.client.kv.txn(txn), this.terms.current);
+        } catch (err) {
+          const kind = classifyFailure(err);
+          if (!this.mayRetry(kind, started)) throw doubt ?? err;
+          if (kind === 'ambiguous') doubt = err;
+          await sleep(retryDelayMs(attempt));
+          continue;
+        }
+        if (res === LEADER_CHANGED) {
+          // Sent before the last election and still unanswered: perhaps lost with the old leader,
+          // perhaps still to be applied. Sent again, the compare lets at most one apply.
+          doubt ??= new UnavailableError('etcd leader changed while a write waited for its answer');
+          if (!this.mayRetry('ambiguous', started)) throw doubt;
+          continue;
+        }
+        this.terms.observe(res.header.raft_term);
+        if (res.succeeded) return { succeeded: true, revision: Number(res.header.revision) };
+        if (doubt === undefined) return { succeeded: false, res };
+        const kv = res.responses[0]?.response_range?.kvs[0];
+        if (mine(kv)) return { succeeded: true, revision: Number(kv!.mod_revision) };
+        throw doubt;
+      }
+    } catch (err) {
+      throw this.translate(err, key, 0);
+    } finally {
+      ended();
+    }
+  }
+
+  private mayRetry(kind: ReturnType<typeof classifyFailure>, started: number): boolean {
+    return kind !== 'final' && !this.closed && performance.now() - started < this.retryBudgetMs;
   }
 
   private translate(err: unknown, key: string, revision: Revision, fromContinue = false): Error {
@@ -474,6 +609,10 @@ interface UpdateState {
   stored: string | undefined;
   /** Read from etcd just now (or by the failed write), rather than the watch cache's copy. */
   fresh: boolean;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function cachedUpdateState(key: string, cached: { object: ApiObject; revision: Revision }): UpdateState {

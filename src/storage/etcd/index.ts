@@ -8,6 +8,11 @@ export { EtcdStorage, type EtcdStorageOptions };
 export async function openEtcdStorage(opts: EtcdStorageOptions): Promise<EtcdStorage> {
   const store = new EtcdStorage(opts);
   // Fail at open, not at the first request, when etcd cannot be reached.
-  await store.currentRevision();
+  try {
+    await store.checkReachable();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   return store;
 }
