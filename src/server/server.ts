@@ -53,7 +53,12 @@ export interface ServerHandle {
 async function openBackend(o: ServerOptions): Promise<Storage> {
   if ((o.storageBackend ?? DEFAULTS.storageBackend) === 'etcd3') {
     const { openEtcdStorage } = await import('../storage/etcd/index.ts');
-    return openEtcdStorage({ endpoints: o.etcdServers ?? [], prefix: o.etcdPrefix ?? DEFAULTS.etcdPrefix });
+    return openEtcdStorage({
+      endpoints: o.etcdServers ?? [],
+      prefix: o.etcdPrefix ?? DEFAULTS.etcdPrefix,
+      // As kube-apiserver: one replica per interval compacts etcd's history to an interval ago.
+      compactionIntervalMs: o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs,
+    });
   }
   const { openSqliteStorage } = await import('../storage/sqlite/index.ts');
   const window = o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs;
