@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Storage } from '../../src/storage/interface.ts';
+import type { SqliteDriverName } from '../../src/storage/sqlite/index.ts';
 import type { BackendName } from '../lib/scenario.ts';
 
 export interface BackendHarness {
@@ -12,19 +13,35 @@ export interface BackendHarness {
   storage: Storage;
   /** Where the raw ceiling for this backend is measured: a scratch dir or the same etcd server. */
   scratchDir?: string;
+  /** The SQLite driver under test; the raw ceiling uses the same one. */
+  sqliteDriver?: SqliteDriverName;
   etcdEndpoint?: string;
   /** Free-form facts about the setup, recorded in the results file. */
   details: Record<string, string>;
   close(): Promise<void>;
 }
 
+/**
+ * The SQLite driver to measure: BENCH_SQLITE_DRIVER=node:sqlite or better-sqlite3 picks one (to
+ * compare them back to back); unset, the store's own default (see src/storage/sqlite/driver.ts).
+ */
+function sqliteDriver(defaultDriver: () => SqliteDriverName): SqliteDriverName {
+  const asked = process.env.BENCH_SQLITE_DRIVER;
+  if (asked === undefined || asked === '') return defaultDriver();
+  if (asked !== 'better-sqlite3' && asked !== 'node:sqlite') {
+    throw new Error(`BENCH_SQLITE_DRIVER=${asked}: expected better-sqlite3 or node:sqlite`);
+  }
+  return asked;
+}
+
 async function openSqlite(): Promise<BackendHarness> {
-  const { openSqliteStorage } = await import('../../src/storage/sqlite/index.ts');
+  const { defaultDriver, openSqliteStorage } = await import('../../src/storage/sqlite/index.ts');
+  const driver = sqliteDriver(defaultDriver);
   const dir = mkdtempSync(join(tmpdir(), 'bench-sqlite-'));
   const path = join(dir, 'store.db');
   let storage: Storage;
   try {
-    storage = openSqliteStorage({ path });
+    storage = openSqliteStorage({ path, driver });
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -33,7 +50,8 @@ async function openSqlite(): Promise<BackendHarness> {
     name: 'sqlite',
     storage,
     scratchDir: dir,
-    details: { path },
+    sqliteDriver: driver,
+    details: { path, driver, node: process.version },
     async close() {
       try {
         await storage.close();

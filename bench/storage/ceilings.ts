@@ -3,8 +3,8 @@
 
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Etcd3 } from 'etcd3';
+import { openSqlite, type SqliteDriverName } from '../../src/storage/sqlite/driver.ts';
 import { nowMs, runLoad } from '../lib/timing.ts';
 
 export interface CeilingRun {
@@ -23,21 +23,22 @@ export function rawSqliteInserts(opts: {
   durationMs: number;
   batchRows: number;
   value: Buffer;
+  driver: SqliteDriverName;
 }): CeilingRun & { sqliteVersion: string } {
   const path = join(opts.dir, `raw-ceiling-${opts.run}.db`);
-  const db = new Database(path);
+  const db = openSqlite(path, opts.driver);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.exec('CREATE TABLE kv (id INTEGER PRIMARY KEY, key TEXT NOT NULL, value BLOB NOT NULL)');
-    const insert = db.prepare('INSERT INTO kv (key, value) VALUES (?, ?)');
+    const insert = db.prepare<[string, Buffer]>('INSERT INTO kv (key, value) VALUES (?, ?)');
     let next = 0;
     const batch = db.transaction((count: number) => {
       for (let i = 0; i < count; i++) {
         insert.run(`/configmaps/raw/obj-${String(next++).padStart(9, '0')}`, opts.value);
       }
     });
-    const sqliteVersion = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+    const sqliteVersion = db.prepare<[], { v: string }>('SELECT sqlite_version() AS v').get()?.v ?? '';
     const start = nowMs();
     const deadline = start + opts.durationMs;
     do batch(opts.batchRows);

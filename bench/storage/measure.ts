@@ -13,11 +13,19 @@ import { ConfigMapFactory } from './objects.ts';
 export interface RunCount {
   ops: number;
   elapsedMs: number;
+  /** This process's CPU time (user + system) during the run, where measured. */
+  cpuMs?: number;
 }
 
 export interface ThroughputResult {
   concurrency: number;
   perSec: Summary;
+  /**
+   * CPU microseconds per operation: on a machine shared with other work, throughput swings with
+   * the neighbours' load, while the CPU an operation costs stays comparable between runs (two
+   * drivers, say). Includes the WAL syncs' system time in the thread pool.
+   */
+  cpuMicrosPerOp: Summary;
   runs: RunCount[];
 }
 
@@ -50,6 +58,11 @@ export interface BackendResult {
 
 type Log = (message: string) => void;
 
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
+
 function fmtRate(n: number): string {
   return `${Math.round(n).toLocaleString('en-US')}/s`;
 }
@@ -72,6 +85,7 @@ async function measureCeiling(
       durationMs: cfg.rawDurationMs,
       batchRows: cfg.rawSqliteBatchRows,
       value,
+      driver: harness.sqliteDriver ?? 'better-sqlite3',
     });
     return { ops: r.rows, elapsedMs: r.elapsedMs, perSec: r.perSec, sqliteVersion: r.sqliteVersion };
   }
@@ -86,9 +100,9 @@ async function measureCeiling(
   return { ops: r.rows, elapsedMs: r.elapsedMs, perSec: r.perSec };
 }
 
-function ceilingDescription(name: BackendName, cfg: StorageBenchConfig): string {
-  return name === 'sqlite'
-    ? `batched better-sqlite3 inserts (${cfg.rawSqliteBatchRows} rows/txn, WAL, synchronous=FULL, fresh file)`
+function ceilingDescription(harness: BackendHarness, cfg: StorageBenchConfig): string {
+  return harness.name === 'sqlite'
+    ? `batched ${harness.sqliteDriver ?? 'better-sqlite3'} inserts (${cfg.rawSqliteBatchRows} rows/txn, WAL, synchronous=FULL, fresh file)`
     : `raw etcd3 puts, ${cfg.rawEtcdInFlight} in flight`;
 }
 
@@ -118,12 +132,13 @@ export async function measureBackend(
     let atCeilingWriters = 0;
     for (const writers of cfg.writerCounts) {
       const factory = new ConfigMapFactory(`bench-w${writers}-r${run}`, cfg.objectBytes);
+      const cpu = process.cpuUsage();
       const r = await runLoad({
         concurrency: writers,
         durationMs: cfg.writeDurationMs,
         op: (seq) => storage.create(factory.keyOf(seq), factory.make(seq)),
       });
-      writeRuns.get(writers)!.push({ ops: r.ops, elapsedMs: r.elapsedMs });
+      writeRuns.get(writers)!.push({ ops: r.ops, elapsedMs: r.elapsedMs, cpuMs: cpuMsSince(cpu) });
       if (writers === cfg.ceilingWriters) atCeilingWriters = r.opsPerSec;
       log(`${name}: run ${run + 1}/${cfg.runs} writes x${writers}: ${fmtRate(r.opsPerSec)}`);
     }
@@ -140,12 +155,13 @@ export async function measureBackend(
 
   const readRuns: RunCount[] = [];
   for (let run = 0; run < cfg.runs; run++) {
+    const cpu = process.cpuUsage();
     const r = await runLoad({
       concurrency: cfg.readConcurrency,
       durationMs: cfg.readDurationMs,
       op: () => storage.get(listed.keyOf(Math.floor(Math.random() * cfg.listObjects))),
     });
-    readRuns.push({ ops: r.ops, elapsedMs: r.elapsedMs });
+    readRuns.push({ ops: r.ops, elapsedMs: r.elapsedMs, cpuMs: cpuMsSince(cpu) });
     log(`${name}: run ${run + 1}/${cfg.runs} point reads x${cfg.readConcurrency}: ${fmtRate(r.opsPerSec)}`);
   }
 
@@ -162,6 +178,7 @@ export async function measureBackend(
   }
 
   const perSec = (runs: RunCount[]) => summarize(runs.map((r) => (r.ops * 1000) / r.elapsedMs));
+  const cpuMicrosPerOp = (runs: RunCount[]) => summarize(runs.map((r) => ((r.cpuMs ?? 0) * 1000) / r.ops));
   const bytes = cfg.listObjects * listed.objectBytes;
   const ratio = summarize(ratios);
   const target = CEILING_TARGETS[name];
@@ -172,9 +189,15 @@ export async function measureBackend(
     writes: cfg.writerCounts.map((writers) => ({
       concurrency: writers,
       perSec: perSec(writeRuns.get(writers)!),
+      cpuMicrosPerOp: cpuMicrosPerOp(writeRuns.get(writers)!),
       runs: writeRuns.get(writers)!,
     })),
-    reads: { concurrency: cfg.readConcurrency, perSec: perSec(readRuns), runs: readRuns },
+    reads: {
+      concurrency: cfg.readConcurrency,
+      perSec: perSec(readRuns),
+      cpuMicrosPerOp: cpuMicrosPerOp(readRuns),
+      runs: readRuns,
+    },
     list: {
       objects: cfg.listObjects,
       bytes,
@@ -185,7 +208,7 @@ export async function measureBackend(
     },
     ceiling: {
       kind: name === 'sqlite' ? 'sqlite-batched-insert' : 'etcd3-put',
-      description: ceilingDescription(name, cfg),
+      description: ceilingDescription(harness, cfg),
       perSec: perSec(ceilingRuns),
       runs: ceilingRuns,
       ...(sqliteVersion !== undefined ? { sqliteVersion } : {}),

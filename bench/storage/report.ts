@@ -20,6 +20,11 @@ function ratioCell(r: BackendResult): string {
   return `${percent(ratio)}, target ≥${formatNumber(target * 100, 0)}%: ${met ? 'met' : 'MISSED'}`;
 }
 
+/** The SQLite driver the run measured (the ceiling uses the same one). */
+function sqliteDriverOf(results: BackendResult[]): string {
+  return results.find((r) => r.backend === 'sqlite')?.details.driver ?? 'better-sqlite3';
+}
+
 export function renderStorageReport(
   results: BackendResult[],
   cfg: StorageBenchConfig,
@@ -33,12 +38,17 @@ export function renderStorageReport(
       `Durable writes/s, ${w} writer${w === 1 ? '' : 's'}`,
       (r) => formatSummary(r.writes.find((x) => x.concurrency === w)!.perSec),
     ]),
+    ...cfg.writerCounts.map((w): [string, (r: BackendResult) => string] => [
+      `CPU µs per durable write, ${w} writer${w === 1 ? '' : 's'}`,
+      (r) => formatSummary(r.writes.find((x) => x.concurrency === w)!.cpuMicrosPerOp),
+    ]),
     [`Point reads/s, ${cfg.readConcurrency} concurrent`, (r) => formatSummary(r.reads.perSec)],
+    [`CPU µs per point read`, (r) => formatSummary(r.reads.cpuMicrosPerOp)],
     [`Full list of ${listed} × 1 KiB: seconds`, (r) => formatSummary(r.list.seconds)],
     [`Full list of ${listed}: objects/s`, (r) => formatSummary(r.list.objectsPerSec)],
     [`Full list of ${listed}: MB/s`, (r) => formatSummary(r.list.mbPerSec)],
     [
-      `Raw ceiling: batched better-sqlite3 inserts, rows/s`,
+      `Raw ceiling: batched ${sqliteDriverOf(results)} inserts, rows/s`,
       only('sqlite', (r) => formatSummary(r.ceiling.perSec)),
     ],
     [
