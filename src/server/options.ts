@@ -3,6 +3,7 @@
 
 import type { AuthorizationMode } from '../auth/authz/modes.ts';
 import type { ProfileName } from '../naming/profile.ts';
+import type { WatchBudget, WatchBudgetLimits } from './handlers/watch-budget.ts';
 
 export interface ServerOptions {
   /** Embedded store and generated credentials live here. */
@@ -44,6 +45,11 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** How long in-flight requests may take to finish at shutdown. */
   shutdownGraceMs?: number;
+  /**
+   * Bounds on what watches whose clients do not read may hold (handlers/watch-budget.ts), or the
+   * budget itself, to read how many watches it closed.
+   */
+  watchBudget?: Partial<WatchBudgetLimits> | WatchBudget;
 }
 
 export const DEFAULTS = {

@@ -26,6 +26,7 @@ import { compose, type RequestContext } from './context.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { featureGates } from './feature-gates.ts';
 import { buildFilterChain } from './filters/index.ts';
+import { DEFAULT_WATCH_BUDGET, WatchBudget } from './handlers/watch-budget.ts';
 import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
 import { listen } from './listener.ts';
 import { buildOpenApi } from './openapi-documents.ts';
@@ -138,6 +139,10 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     admission,
     gate,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
+    watchBudget:
+      options.watchBudget instanceof WatchBudget
+        ? options.watchBudget
+        : new WatchBudget({ ...DEFAULT_WATCH_BUDGET, ...options.watchBudget }),
   };
 
   // Health: named checks as upstream names them; post-start hooks report through CompletionChecks.

@@ -9,6 +9,7 @@ import type { NamingProfile } from '../../naming/profile.ts';
 import type { ServerCodecs } from '../codecs.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource, ServedResources } from '../served-resources.ts';
+import type { WatchBudget } from './watch-budget.ts';
 
 export interface HandlerEnv {
   profile: NamingProfile;
@@ -22,6 +23,8 @@ export interface HandlerEnv {
   gate(name: string): boolean;
   /** Watches without timeoutSeconds last between this and twice this. */
   minRequestTimeoutSeconds: number;
+  /** Bounds what watches whose clients do not read may hold; none means unbounded. */
+  watchBudget?: WatchBudget;
 }
 
 export interface Target {

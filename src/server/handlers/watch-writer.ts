@@ -9,6 +9,7 @@
 // holding the event loop in long blocks.
 
 import { PieceBuffers } from './piece-buffers.ts';
+import type { Hold, WatchBudget } from './watch-budget.ts';
 import { FlushSchedule, type Scheduled } from './watch-flush-schedule.ts';
 
 /** The response side the writer needs (an http.ServerResponse or an HTTP/2 stream). */
@@ -68,6 +69,15 @@ const MAX_PIECE_BYTES = 64 * 1024;
  */
 export const FULL_QUEUED_BYTES = 64 * 1024;
 
+/**
+ * Bytes of events a stream gathers before it takes no more until its next write. A watcher that
+ * fell behind (its socket was full) is handed what it missed when it resumes; taken all at once,
+ * that was one write of several MB per watcher (measured: 3 MB), held in the process until the
+ * client read it. Gathered a few pieces at a time, a stream whose socket takes them writes the
+ * next few at once, and one that stops taking them holds no more than this.
+ */
+export const MAX_GATHERED_BYTES = 4 * MAX_PIECE_BYTES;
+
 const byteLength = (c: string | Buffer) => (typeof c === 'string' ? Buffer.byteLength(c) : c.length);
 
 /** Where the piece starting at `from` ends: within MAX_PIECE_BYTES, and at least one event. */
@@ -90,6 +100,9 @@ const pieces = new PieceBuffers();
 
 export class WatchWriter implements Scheduled {
   private pending: (string | Buffer)[] = [];
+  private pendingBytes = 0;
+  /** Whether the source was told to hold its events because the stream gathered enough. */
+  private refused = false;
   due = 0;
   slot = -1;
   private lastWrite = Number.NEGATIVE_INFINITY;
@@ -107,10 +120,24 @@ export class WatchWriter implements Scheduled {
    */
   collect: (() => void) | undefined;
 
-  /** `intervalMs` fixes the interval; by default it follows the number of open writers. */
+  /** The budget's hold on this stream's unsent bytes while its socket is full. */
+  private hold: Hold | undefined;
+
+  /**
+   * Called once when the stream holds more than its budget allows, or its socket stays full
+   * past the stall time: the watch should end, and its connection or stream let go.
+   */
+  onOverflow: (() => void) | undefined;
+  private overflowed = false;
+
+  /**
+   * `intervalMs` fixes the interval; by default it follows the number of open writers. With a
+   * budget, the stream's unsent bytes count against it while its socket is full.
+   */
   constructor(
     private readonly out: EventSink,
     private readonly intervalMs?: number,
+    private readonly budget?: WatchBudget,
   ) {
     openWriters++;
   }
@@ -121,6 +148,7 @@ export class WatchWriter implements Scheduled {
    */
   push(chunk: string | Buffer): void {
     this.pending.push(chunk);
+    this.pendingBytes += byteLength(chunk);
     if (this.slot !== -1 || this.collecting) return;
     const now = performance.now();
     const due = this.lastWrite + (this.intervalMs ?? currentInterval());
@@ -136,6 +164,16 @@ export class WatchWriter implements Scheduled {
    */
   get waiting(): boolean {
     return this.slot !== -1;
+  }
+
+  /**
+   * Whether the stream has gathered MAX_GATHERED_BYTES: its source should hold further events
+   * until collect() asks for them, which it does right after this write if the socket takes it.
+   */
+  get saturated(): boolean {
+    if (this.pendingBytes < MAX_GATHERED_BYTES) return false;
+    this.refused = true;
+    return true;
   }
 
   /** The schedule's call: the stream's time has come. */
@@ -156,10 +194,12 @@ export class WatchWriter implements Scheduled {
     schedule.remove(this);
     if (this.pending.length === 0 || this.out.writableEnded || this.out.destroyed) {
       this.pending = [];
+      this.pendingBytes = 0;
       return;
     }
     const chunks = this.pending;
     this.pending = [];
+    this.pendingBytes = 0;
     this.lastWrite = performance.now();
     let accepted = true;
     for (let from = 0; from < chunks.length; ) {
@@ -178,8 +218,24 @@ export class WatchWriter implements Scheduled {
       this.isFull = true;
       this.out.once('drain', this.drainedOrClosed);
       this.out.once('close', this.drainedOrClosed);
+      if (this.budget !== undefined) {
+        this.hold = this.budget.take(this.out.writableLength ?? FULL_QUEUED_BYTES, this.overflow);
+        if (this.hold === undefined) this.overflow();
+      }
+    }
+    // A source told to hold its events is asked for the rest at the next slice, or on 'drain'
+    // by whoever awaits drained().
+    if (this.refused && !this.isFull && this.collect !== undefined) {
+      this.refused = false;
+      schedule.add(this, performance.now());
     }
   }
+
+  private readonly overflow = (): void => {
+    if (this.overflowed) return;
+    this.overflowed = true;
+    this.onOverflow?.();
+  };
 
   /** Whether the sink holds FULL_QUEUED_BYTES or more unsent (or cannot say how much it holds). */
   private backlogged(): boolean {
@@ -191,6 +247,8 @@ export class WatchWriter implements Scheduled {
     this.out.off('drain', this.drainedOrClosed);
     this.out.off('close', this.drainedOrClosed);
     this.isFull = false;
+    this.hold?.release();
+    this.hold = undefined;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
@@ -237,7 +295,10 @@ export class WatchWriter implements Scheduled {
   close(): void {
     if (!this.closed) openWriters--;
     this.closed = true;
+    this.hold?.release();
+    this.hold = undefined;
     schedule.remove(this);
     this.pending = [];
+    this.pendingBytes = 0;
   }
 }

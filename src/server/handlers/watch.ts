@@ -168,7 +168,13 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   // client would resume past events it never received.
   let reached = p.revision ?? 0;
   // HTTP/1.1 streams are framed by the writer and written straight to their socket.
-  const out = new WatchWriter(chunkedSocketSink(ctx.res) ?? ctx.res);
+  const out = new WatchWriter(chunkedSocketSink(ctx.res) ?? ctx.res, undefined, env.watchBudget);
+  // Past its budget the watch ends at once: its unsent bytes go with its connection (HTTP/1.1) or
+  // stream (HTTP/2), and its client watches again from the last event it read.
+  out.onOverflow = () => {
+    watch.stop();
+    ctx.res.destroy();
+  };
   // Events arrive through a sink, in the step that produced them: no promise per event per watcher.
   // While the socket is full, they wait in the watch (where the watch cache sees a slow watcher).
   // So they do while the writer waits for its turn, if the watch can hand them all over the moment
@@ -189,6 +195,8 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
       void out.drained().then(() => watch.resume());
       return false;
     }
+    // Gathered enough: the rest waits in the watch until the writer's next turn.
+    if (out.saturated) return false;
     return !(out.waiting && watch.resumesInStep === true);
   };
   try {

@@ -1,0 +1,149 @@
+// Watchers whose clients stop reading: the budget's bounds, and a server closing such watchers
+// while one that reads sees every event.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestApiServer, type TestApiServer } from '../testing/index.ts';
+import { WatchBudget } from './watch-budget.ts';
+
+async function until(what: string, cond: () => boolean, boundMs = 60_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('WatchBudget', () => {
+  const limits = { perWatcherBytes: 100, totalBytes: 250, stallMs: 60_000 };
+
+  it('refuses a watch holding more than its own bound', () => {
+    const b = new WatchBudget(limits);
+    assert.equal(
+      b.take(101, () => {}),
+      undefined,
+    );
+    assert.equal(b.held, 0);
+    assert.equal(b.closed, 1);
+  });
+
+  it('refuses the watch that would take all of them past the total, and takes it again once others let go', () => {
+    const b = new WatchBudget(limits);
+    const one = b.take(100, () => {});
+    const two = b.take(100, () => {});
+    assert.ok(one && two);
+    assert.equal(
+      b.take(60, () => {}),
+      undefined,
+    );
+    one.release();
+    one.release();
+    assert.equal(b.held, 100);
+    const three = b.take(60, () => {});
+    assert.ok(three);
+    two.release();
+    three.release();
+    assert.equal(b.held, 0);
+  });
+
+  it('calls a hold that is not released within the stall time stalled', async () => {
+    const b = new WatchBudget({ ...limits, stallMs: 20 });
+    let stalled = false;
+    b.take(10, () => {
+      stalled = true;
+    });
+    const released = b.take(10, () => assert.fail('released holds do not stall'));
+    released?.release();
+    await until('the stall', () => stalled);
+    assert.equal(b.closed, 1);
+  });
+});
+
+describe('watchers that stop reading', () => {
+  let t: TestApiServer;
+  const NS = '/api/v1/namespaces/default/configmaps';
+  // Big objects, so that a few writes fill a loopback socket's buffers (several MB) quickly.
+  const big = 'x'.repeat(512 * 1024);
+
+  const budget = new WatchBudget({
+    perWatcherBytes: 4 * 1024 * 1024,
+    totalBytes: 8 * 1024 * 1024,
+    stallMs: 1000,
+  });
+  before(async () => {
+    t = await startTestApiServer({ watchBudget: budget });
+  });
+  after(() => t.stop());
+
+  function watch(from: string): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: t.server.port,
+          path: `${NS}?watch=true&resourceVersion=${from}`,
+          ca: readFileSync(join(t.dir, 'ca.crt')),
+          cert: readFileSync(join(t.dir, 'admin.crt')),
+          key: readFileSync(join(t.dir, 'admin.key')),
+          agent: false,
+        },
+        resolve,
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('are closed, while a watcher that reads gets every event in order', { timeout: 240_000 }, async () => {
+    const list = await t.call({ path: NS });
+    const from = (list.json() as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const slow = await Promise.all([watch(from), watch(from), watch(from)]);
+    // Never read: the sockets' buffers fill and the server's writes back up.
+    for (const res of slow) res.socket.pause();
+    const reader = await watch(from);
+    const seen: number[] = [];
+    let buffered = '';
+    reader.setEncoding('utf8');
+    reader.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
+        const ev = JSON.parse(buffered.slice(0, nl)) as { object: { data: { n: string } } };
+        buffered = buffered.slice(nl + 1);
+        seen.push(Number(ev.object.data.n));
+      }
+    });
+    let written = 0;
+    for (; written < 400 && budget.closed < slow.length; written++) {
+      const r = await t.call({
+        method: 'POST',
+        path: NS,
+        body: JSON.stringify({ metadata: { name: `big-${written}` }, data: { n: String(written), big } }),
+      });
+      assert.equal(r.status, 201, r.body);
+    }
+    assert.equal(budget.closed, slow.length, 'the watchers that do not read are closed');
+    await until('the reader has every event', () => seen.length === written);
+    assert.deepEqual(
+      seen,
+      Array.from({ length: written }, (_, i) => i),
+    );
+    // What the slow ones were sent ends where the server let go of them: read, they end.
+    await Promise.all(
+      slow.map(
+        (res) =>
+          new Promise((closed) => {
+            res.socket.on('close', closed);
+            res.on('error', () => {});
+            res.resume();
+            res.socket.resume();
+          }),
+      ),
+    );
+    await until('the budget is free again', () => budget.held === 0);
+    reader.destroy();
+  });
+});
