@@ -10,6 +10,7 @@ import {
   encodeCbor,
   encodeCborWatchEventFromBody,
 } from './cbor/index.ts';
+import { MAX_NESTING_DEPTH, valueTooDeep } from './depth.ts';
 import {
   decodeProtobuf,
   encodeMetaProtobuf,
@@ -59,12 +60,18 @@ export function protobufSerializer(mediaType: string, lookup: SchemaLookup): Bin
       throw new ProtobufError(`object ${apiVersion}, Kind=${kind} has no protobuf message`);
     },
     decodeChecked(body) {
+      let value: unknown;
       try {
-        return { value: decodeProtobuf(lookup, body), duplicates: noDuplicates() };
+        value = decodeProtobuf(lookup, body);
       } catch (err) {
         if (err instanceof ProtobufError) throw new ProtobufDecodeError(err.message);
         throw err;
       }
+      // Embedded JSON (RawExtension, FieldsV1) can nest beyond what the walkers after us take.
+      if (valueTooDeep(value) !== undefined) {
+        throw new ProtobufDecodeError(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
+      }
+      return { value, duplicates: noDuplicates() };
     },
     watchEvent: encodeWatchFrame,
   };
@@ -80,6 +87,10 @@ export const CBOR_SERIALIZER: BinarySerializer = {
   decodeChecked(body) {
     // Repeated keys keep the last value and are reported, for the fieldValidation levels to judge.
     const { value, duplicates } = decodeCbor(body, { duplicateKeys: 'report', top: 'object' });
+    // The codec stops at upstream's 10,000 levels; the walkers after it stop sooner (depth.ts).
+    if (valueTooDeep(value) !== undefined) {
+      throw new DecodeError(`cbor: exceeded max nested level ${MAX_NESTING_DEPTH}`);
+    }
     return {
       value,
       duplicates: {

@@ -3,6 +3,7 @@
 // sorts keys, as upstream's JSON-to-YAML conversion does, so `-o yaml` style output matches byte for byte.
 
 import { createRequire } from 'node:module';
+import { jsonDepthMessage, jsonTooDeep, MAX_NESTING_DEPTH, valueTooDeep, yamlTooDeep } from './depth.ts';
 import { type KeyOccurrence, scanDuplicateKeys } from './json-duplicates.ts';
 
 // The YAML library loads on the first YAML body: most clients speak JSON, and loading it at start
@@ -64,6 +65,9 @@ export const JSON_SERIALIZER: TextSerializer = {
   mediaType: 'application/json',
   encode: (value, pretty) => (pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`),
   decode(body) {
+    // Refused before parsing: what comes after the parser recurses (see depth.ts).
+    const deep = jsonTooDeep(body);
+    if (deep !== undefined) throw new DecodeError(`json parse error: ${jsonDepthMessage(deep)}`);
     try {
       return JSON.parse(body);
     } catch (err) {
@@ -97,6 +101,12 @@ export function sortKeys(value: unknown): unknown {
 const yamlError = (err: unknown) =>
   new DecodeError(`error converting YAML to JSON: yaml: ${(err as Error).message.split('\n')[0]}`);
 
+/** go-yaml's refusal of a document nested too deeply (it names no line on the first). */
+const yamlDepthError = (line: number) =>
+  new DecodeError(
+    `error converting YAML to JSON: yaml: ${line > 1 ? `line ${line}: ` : ''}exceeded max depth of ${MAX_NESTING_DEPTH}`,
+  );
+
 /** Repeated keys of every mapping, as yaml.v2 words them: `line 5: key "name" already set in map`. */
 function yamlDuplicateLines(body: string): string[] {
   const Y = yaml();
@@ -129,12 +139,20 @@ export const YAML_SERIALIZER: TextSerializer = {
   mediaType: 'application/yaml',
   encode: (value) => yaml().stringify(sortKeys(value), { lineWidth: 0 }),
   decode(body) {
+    // The YAML library recurses as deep as the text nests (and past its stack, spends all memory
+    // on its error message), so the nesting is bounded from the text first, as upstream's YAML
+    // scanner bounds it; aliases can nest further than the text shows, hence the second check.
+    const line = yamlTooDeep(body);
+    if (line !== undefined) throw yamlDepthError(line);
+    let value: unknown;
     try {
       // YAML 1.2 core schema, with merge keys: what manifests are written in.
-      return yaml().parse(body, { merge: true, uniqueKeys: false });
+      value = yaml().parse(body, { merge: true, uniqueKeys: false });
     } catch (err) {
       throw yamlError(err);
     }
+    if (valueTooDeep(value) !== undefined) throw yamlDepthError(1);
+    return value;
   },
   decodeChecked(body) {
     const value = this.decode(body);

@@ -11,3 +11,18 @@ export class PatchError extends Error {
     super(message);
   }
 }
+
+/**
+ * A JSON Patch whose operations nest the document deeper than the decoders allow. Upstream finds
+ * this when it decodes the result, so it is reported against the document as far as it got.
+ */
+export class PatchTooDeepError extends Error {
+  override name = 'PatchTooDeepError';
+  constructor(
+    message: string,
+    /** The document after the operation that nested it too deeply. */
+    readonly document: unknown,
+  ) {
+    super(message);
+  }
+}

@@ -2,7 +2,8 @@
 // applied to a copy. Failures use the wording of the Go library upstream applies patches with,
 // since clients and scripts match on it.
 
-import { PatchError } from './errors.ts';
+import { depthOf, jsonDepthMessage, MAX_NESTING_DEPTH, valueTooDeep } from '../codec/depth.ts';
+import { PatchError, PatchTooDeepError } from './errors.ts';
 import { isPlainObject } from './merge-patch.ts';
 
 export interface JsonPatchOperation {
@@ -11,6 +12,9 @@ export interface JsonPatchOperation {
   value?: unknown;
   from?: string;
 }
+
+/** Upstream's bound on how much `copy` operations may grow a document (its JSONPatchMaxCopyBytes). */
+export const MAX_COPY_BYTES = 3 * 1024 * 1024;
 
 /** Upstream refuses patches with more operations than this (413). */
 export const MAX_JSON_PATCH_OPERATIONS = 10_000;
@@ -145,15 +149,27 @@ function remove(doc: unknown, path: string, op = 'remove'): unknown {
   return doc;
 }
 
+/**
+ * Refuses a value placed at `path` that would nest the document beyond the decoders' limit, so
+ * the document stays walkable (copies could otherwise double its depth with every operation).
+ */
+function checkDepth(doc: unknown, path: string, value: unknown): void {
+  const level = path === '' ? 0 : path.split('/').length - 1;
+  if (level + depthOf(value) <= MAX_NESTING_DEPTH) return;
+  throw new PatchTooDeepError(jsonDepthMessage(valueTooDeep(doc) ?? '{'), doc);
+}
+
 /** Applies the operations in order to a copy of `doc`; the first that fails stops the patch. */
 export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOperation[]): unknown {
   let out: unknown = structuredClone(doc);
+  let copied = 0;
   for (const o of ops) {
     const path = typeof o.path === 'string' ? o.path : undefined;
     switch (o.op) {
       case 'add':
         if (path === undefined) throw new PatchError('add operation missing path', 'conflict');
         out = add(out, path, structuredClone(o.value));
+        checkDepth(out, path, o.value);
         break;
       case 'remove':
         if (path === undefined) throw new PatchError('remove operation missing path', 'conflict');
@@ -172,6 +188,7 @@ export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOperation[])
           out = remove(out, path, 'replace');
           out = add(out, path, structuredClone(o.value), 'replace');
         }
+        checkDepth(out, path, o.value);
         break;
       }
       case 'move':
@@ -186,8 +203,20 @@ export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOperation[])
             'conflict',
           );
         }
+        if (o.op === 'copy') {
+          // Copies are bounded in bytes as upstream bounds them: repeated, they grow a document
+          // exponentially.
+          copied += Buffer.byteLength(JSON.stringify(value));
+          if (copied > MAX_COPY_BYTES) {
+            throw new PatchError(
+              `Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MAX_COPY_BYTES}`,
+              'conflict',
+            );
+          }
+        }
         if (o.op === 'move') out = remove(out, from, 'move');
         out = add(out, path, structuredClone(value), o.op);
+        checkDepth(out, path, value);
         break;
       }
       case 'test': {

@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import {
+  deepEqual,
   type FieldError,
   forbidden as forbiddenField,
   invalid as invalidField,
@@ -349,7 +350,7 @@ export class GenericStore {
   ): Promise<UpdateResult> {
     const toStatus = opts.subresource === 'status';
     let created = false;
-    const write = async ({ current }: { current: ApiObject | null }): Promise<ApiObject> => {
+    const write = async ({ current }: { current: ApiObject | null }): Promise<ApiObject | null> => {
       if (current === null) {
         if (!this.strategy.allowCreateOnUpdate || toStatus || typeof desired === 'function')
           throw fromStorageError(new KeyNotFoundError(key), this.groupResource, name);
@@ -396,6 +397,13 @@ export class GenericStore {
       ];
       this.validateOrThrow(next, errs);
       await opts.admit?.(next, old);
+      // A write that changes nothing is not written, as upstream's storage skips identical bytes:
+      // no new revision, no watch event. Compared by value, since key order is not meaning.
+      if (
+        deepEqual({ ...next, metadata: { ...nextMeta, resourceVersion: old.metadata?.resourceVersion } }, old)
+      ) {
+        return null;
+      }
       delete nextMeta.resourceVersion;
       return next;
     };
@@ -408,7 +416,7 @@ export class GenericStore {
         } catch (err) {
           if (!isStorageError(err, 'KeyNotFound')) throw err;
         }
-        const object = await write({ current });
+        const object = (await write({ current })) ?? (current as ApiObject);
         return { object: this.withTypeMeta(object), created };
       }
       const object = await this.storage.guaranteedUpdate(key, (input) => write(input), {

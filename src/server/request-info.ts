@@ -24,6 +24,11 @@ export interface RequestInfo {
   name: string;
   /** Path segments from the resource on (resource, name, subresource, ...). */
   parts: string[];
+  /**
+   * The path named a namespace before the resource (`/namespaces/{ns}/{resource}/…`), which only
+   * namespaced resources have: `/api/v1/namespaces/x/namespaces` is no path at all.
+   */
+  underNamespace?: boolean;
 }
 
 /** Sub-resources of a namespace that stay sub-resources rather than naming a nested resource. */
@@ -102,7 +107,10 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
 
   if (parts[0] === 'namespaces' && parts.length > 1) {
     info.namespace = parts[1];
-    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) parts = parts.slice(2);
+    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) {
+      parts = parts.slice(2);
+      info.underNamespace = true;
+    }
   }
   info.parts = parts;
   info.resource = parts[0];

@@ -73,9 +73,8 @@ export function buildRouter(deps: RouteDeps): Handler {
       if (served === undefined || (sub !== '' && served.kind.resource.subresources[sub] === undefined)) {
         throw notFoundStatus();
       }
-      if (!served.kind.resource.namespaced && info.namespace !== '' && info.resource !== 'namespaces') {
-        throw notFoundStatus();
-      }
+      // A cluster-scoped resource has no route below a namespace (not even namespaces themselves).
+      if (!served.kind.resource.namespaced && info.underNamespace === true) throw notFoundStatus();
       const namespace = info.resource === 'namespaces' ? '' : info.namespace;
       const name = info.resource === 'namespaces' && info.name === '' ? '' : info.name;
       await handleResource(ctx, env, { served, namespace, name, subresource: sub });

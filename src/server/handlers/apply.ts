@@ -122,10 +122,16 @@ export async function applyPatch(
     const { typeErrors } = kind.schema.normalize(next);
     if (typeErrors.length > 0) {
       // Upstream finds these while typing the configuration and answers a plain 500.
+      // (Still so in 1.35: kubernetes/kubernetes#139253.) The object is named as the
+      // configuration names it, which need not give a namespace.
       const gvk = `${kind.resource.group}/${kind.resource.version}, Kind=${kind.resource.kind}`;
+      const named = isPlainObject(config.metadata) ? config.metadata : {};
+      const text = (v: unknown) => (typeof v === 'string' ? v : '');
+      const problems =
+        typeErrors.length === 1 ? typeErrors[0] : ['errors:', ...typeErrors.map((e) => `  ${e}`)].join('\n');
       throw fromStatus({
         code: 500,
-        message: `failed to create typed patch object (${t.namespace}/${t.name}; ${gvk}): ${typeErrors[0]}`,
+        message: `failed to create typed patch object (${text(named.namespace)}/${text(named.name)}; ${gvk}): ${problems}`,
       });
     }
     if (next.metadata === undefined) next.metadata = {};
@@ -157,11 +163,11 @@ export async function applyPatch(
           dryRun,
           admit: admitFor(ctx, env, t, 'CREATE', dryRun),
         });
-        if (validation === 'Warn') ctx.warnings.push(...duplicateLines);
+        if (validation === 'Warn') for (const l of duplicateLines) ctx.warnings.push(l);
         respondObject(ctx, t, 201, created, choice);
         return;
       }
-      if (validation === 'Warn') ctx.warnings.push(...duplicateLines);
+      if (validation === 'Warn') for (const l of duplicateLines) ctx.warnings.push(l);
       if (deepEqual(next, current)) {
         respondObject(ctx, t, 200, current, choice);
         return;

@@ -30,10 +30,15 @@ export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYT
   return Buffer.concat(chunks);
 }
 
-/** The first bytes of a body, for error messages, as upstream quotes them. */
-function snippet(body: string): string {
+/**
+ * The first 30 bytes of a body, for error messages, as upstream summarizes them: as text when
+ * the body opens a JSON object, in hex otherwise.
+ */
+function snippet(body: Buffer): string {
   if (body.length === 0) return '<empty>';
-  return body.length > 64 ? `${body.slice(0, 64)} ...` : body;
+  const head = body.subarray(0, 30);
+  const shown = body[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
+  return body.length > 30 ? `${shown} ...` : shown;
 }
 
 const hasDuplicates = (d: DuplicateKeys) => (d.format === 'json' ? d.keys.length > 0 : d.lines.length > 0);
@@ -64,7 +69,7 @@ export async function decodeAs(
   let value: unknown;
   let duplicates: DuplicateKeys | undefined;
   // A text body is quoted after the reason, as upstream quotes it; binary bytes are not.
-  const quoted = serializer.binary ? '' : ` (${snippet(raw.toString('utf8'))})`;
+  const quoted = serializer.binary ? '' : ` (${snippet(raw)})`;
   const unrecognized = (why: string) =>
     badRequest(`the object provided is unrecognized (must be of type ${r.kind}): ${why}${quoted}`);
   if (serializer.binary) {
@@ -121,7 +126,7 @@ export async function decodeAs(
         `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: strict decoding error: ${found.errors.join(', ')}`,
       );
     }
-    ctx.warnings.push(...found.warnings);
+    for (const w of found.warnings) ctx.warnings.push(w); // not a spread: there may be more than a call takes
   }
   return obj;
 }

@@ -2,6 +2,7 @@
 // resourceVersion), validated with upstream's messages.
 
 import {
+  aggregateMessage,
   type FieldError,
   forbidden,
   invalid as invalidField,
@@ -108,6 +109,15 @@ function intParam(ctx: RequestContext, name: string): number | undefined {
   return Number(v);
 }
 
+/**
+ * A watch's timeout. Upstream arms a timer with a negative timeoutSeconds too, and that timer has
+ * already fired: the watch answers 200 and ends at once. The handler treats anything but a
+ * positive timeout as "none given", so a negative one becomes the smallest positive timeout.
+ */
+function watchTimeoutOf(seconds: number | undefined): number | undefined {
+  return seconds !== undefined && seconds < 0 ? Number.MIN_VALUE : seconds;
+}
+
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
@@ -147,11 +157,12 @@ export function listParamsOf(ctx: RequestContext, env: HandlerEnv, forWatch = fa
     limit: limit !== undefined && limit > 0 ? limit : undefined,
     continue: q.get('continue') || undefined,
     allowBookmarks: TRUE.has(q.get('allowWatchBookmarks') ?? ''),
-    timeoutSeconds: intParam(ctx, 'timeoutSeconds'),
+    timeoutSeconds: watchTimeoutOf(intParam(ctx, 'timeoutSeconds')),
     sendInitialEvents,
   };
   const matchPath = newPath('resourceVersionMatch');
-  const errs = [];
+  const errs: FieldError[] = [];
+  const badCombinations: FieldError[] = [];
   if (forWatch) {
     if (sendInitialEvents !== undefined) {
       if (match !== 'NotOlderThan') {
@@ -183,21 +194,30 @@ export function listParamsOf(ctx: RequestContext, env: HandlerEnv, forWatch = fa
     }
   } else {
     if (match !== '') {
-      if (rv === '')
-        errs.push(
-          forbidden(matchPath, 'resourceVersionMatch is forbidden unless resourceVersion is provided'),
+      if (rv === '') {
+        const err = forbidden(
+          matchPath,
+          'resourceVersionMatch is forbidden unless resourceVersion is provided',
         );
+        errs.push(err);
+        badCombinations.push(err);
+      }
       if (params.continue !== undefined)
         errs.push(forbidden(matchPath, 'resourceVersionMatch is forbidden when continue is provided'));
       if (match !== 'Exact' && match !== 'NotOlderThan')
         errs.push(notSupported(matchPath, match, ['Exact', 'NotOlderThan', '']));
       if (match === 'Exact' && rv === '0') {
-        errs.push(forbidden(matchPath, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+        const err = forbidden(matchPath, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+        errs.push(err);
+        badCombinations.push(err);
       }
     }
     if (sendInitialEvents !== undefined)
       errs.push(forbidden(newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
   }
+  // The spec ("Errors", and the list table's Invalid cells) answers a resourceVersionMatch that
+  // does not fit the resourceVersion with 400, where upstream answers 422; the spec wins.
+  if (badCombinations.length > 0) throw badRequest(aggregateMessage(errs));
   if (errs.length > 0) throw invalid({ group: env.metaGroups[0], kind: 'ListOptions' }, '', errs);
 
   if (params.continue !== undefined && rv !== '' && rv !== '0') {

@@ -79,6 +79,7 @@ describe('resourceVersion semantics', () => {
       assert.equal(refused.json().message, 'specifying resource version is not allowed when using continue');
     });
 
+    // The list table's Invalid cells are 400 by the spec ("Errors"); the rest stay upstream's 422.
     for (const [query, message] of [
       [
         'resourceVersionMatch=Exact',
@@ -92,6 +93,16 @@ describe('resourceVersion semantics', () => {
         'resourceVersion=0&resourceVersionMatch=Exact',
         'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
       ],
+    ] as const) {
+      it(`${query}: 400`, async () => {
+        const r = await list(query);
+        assert.equal(r.status, 400, r.body);
+        assert.equal(r.json().reason, 'BadRequest');
+        assert.equal(r.json().message, message);
+      });
+    }
+
+    for (const [query, message] of [
       [
         'resourceVersion=1&resourceVersionMatch=Sometimes',
         'resourceVersionMatch: Unsupported value: "Sometimes": supported values: "Exact", "NotOlderThan", ""',
