@@ -197,9 +197,13 @@ function loadBetterSqlite(): BetterSqliteConstructor | null {
 /** node:sqlite's DatabaseSync, or null on a Node without it (20, or 22 before 22.13 unflagged). */
 function loadNodeSqlite(): NodeSqliteConstructor | null {
   if (nodeSqlite === undefined) {
-    const builtin = process.getBuiltinModule?.('node:sqlite') as
-      | { DatabaseSync: NodeSqliteConstructor }
-      | undefined;
+    let builtin: { DatabaseSync: NodeSqliteConstructor } | undefined;
+    try {
+      // getBuiltinModule itself arrived in Node 20.16; behind a flag, the module may refuse to load.
+      builtin = process.getBuiltinModule?.('node:sqlite') as typeof builtin;
+    } catch {
+      builtin = undefined;
+    }
     nodeSqlite = builtin?.DatabaseSync ?? null;
   }
   return nodeSqlite;
