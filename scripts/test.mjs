@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Runs every test: `*.test.ts` beside the code in src/ and bench/, and the end-to-end tests in
 // test/e2e/, with node's built-in runner through tsx. Arguments narrow the run to paths containing
-// any of them (`npm test -- storage/sqlite`).
+// any of them (`npm test -- storage/sqlite`); `--exclude=PART` leaves out paths containing PART.
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const roots = ['src', 'bench', 'test'];
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const excludes = args.filter((a) => a.startsWith('--exclude=')).map((a) => a.slice('--exclude='.length));
+const filters = args.filter((a) => !a.startsWith('--exclude='));
 
 function collect(dir, out) {
   let entries;
@@ -31,12 +33,13 @@ function collect(dir, out) {
 const files = roots
   .flatMap((r) => collect(r, []))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .filter((f) => !excludes.some((x) => f.includes(x)))
   .sort();
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
 }
 
-const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...files];
-const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
+const runnerArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', ...files];
+const result = spawnSync(process.execPath, runnerArgs, { stdio: 'inherit' });
 process.exit(result.status ?? 1);
