@@ -27,4 +27,5 @@ else
 fi
 
 echo "testing on Node $("$node_bin" --version)${args[*]:+ (${args[*]})}"
-"$node_bin" scripts/test.mjs "${args[@]}"
+# First on PATH too, so that anything a test starts as plain `node` runs on the same Node.
+PATH="$(dirname "$node_bin"):$PATH" "$node_bin" scripts/test.mjs "${args[@]}"
