@@ -63,6 +63,11 @@ export interface WatchFigures {
   missed: number;
   writesPerSecond: number;
   writeFailures: number;
+  /**
+   * The writer's run in six equal parts: of the events each part wrote, the share (%) the
+   * watchers got, and their p99 (ms): where a stall began, and whether it ended.
+   */
+  byPart: { deliveredPct: number; p99: number }[];
 }
 
 /** RSS of a phase: before it, its highest, and the lowest of the settle after it (MiB; NaN unknown). */
@@ -208,6 +213,10 @@ async function watchRun<T>(
   end.stop();
   const m: JobResult = merge(await Promise.all(watching));
   const expected = w.ok * p.s.normalWatchers;
+  const byPart = parts6(m, w.ok + w.failed, p.s.normalWatchers);
+  p.ctx.log(
+    `${p.t.label}: ${p.s.normalWatchers} watchers, by sixth of the writes: delivered ${byPart.map((x) => `${Math.round(x.deliveredPct)}%`).join(' ')}; p99 ${byPart.map((x) => Math.round(x.p99)).join(' ')} ms`,
+  );
   return {
     watch: {
       p50: percentile(m.latencies, 50),
@@ -216,9 +225,28 @@ async function watchRun<T>(
       missed: m.dropped + Math.max(0, expected - m.ok - m.dropped),
       writesPerSecond: w.ok / (w.elapsedMs / 1000),
       writeFailures: w.failed,
+      byPart,
     },
     ...(side === undefined ? {} : { alongside: await side }),
   };
+}
+
+/** A watch run's events split by the sixth of the writer's writes they came from. */
+function parts6(m: JobResult, writes: number, watchers: number): WatchFigures['byPart'] {
+  const per = Math.max(1, Math.ceil(writes / 6));
+  const latencies: number[][] = Array.from({ length: 6 }, () => []);
+  const sequences = m.sequences ?? [];
+  for (let i = 0; i < m.latencies.length; i++) {
+    const part = Math.floor(sequences[i] / per);
+    if (part < 6) latencies[part].push(m.latencies[i]);
+  }
+  return latencies.map((l, part) => {
+    const written = Math.max(0, Math.min(per, writes - part * per));
+    return {
+      deliveredPct: written === 0 ? Number.NaN : (100 * l.length) / (written * watchers),
+      p99: percentile(l, 99),
+    };
+  });
 }
 
 export interface QuietFigures {

@@ -245,6 +245,13 @@ function rows(f: TargetFigures, s: HostileSizes): string[][] {
     ],
     [
       'slow watchers',
+      'normal watchers by sixth of the writes',
+      `delivered ${w.byPart.map((x) => `${formatNumber(x.deliveredPct)}%`).join(', ')}; p99 ${w.byPart.map((x) => ms(x.p99)).join(', ')}`,
+      '',
+      '',
+    ],
+    [
+      'slow watchers',
       `writes done (of ${s.writesPerSecond}/s for ${seconds(s.writeMs)})`,
       `${formatNumber(w.writesPerSecond)}/s; ${w.writeFailures} failed`,
       '',
@@ -343,7 +350,7 @@ async function hostileScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
     results,
     markdown: `${table}
 
-Phases run in this order on one server; each phase's RSS is sampled once a second from its start to the end of a ${formatNumber(s.settleMs / 1000)} s settle after it, and "after settle" is the lowest of that settle's samples, compared with the phase's own start (the objects each phase creates stay). Slow watchers are HTTP/1.1 JSON watches, a connection each, paused once their response headers arrive; whether the server closed one is read from the kernel's socket table once a second (a paused socket hears nothing). Normal watchers check every sequence number of the writer's 1 KiB ConfigMaps (bench/api/jobs.ts). Rapid resets send each LIST's HEADERS then RST_STREAM(CANCEL) over HTTP/2, in bursts of ${s.burst} every ${s.burstPauseMs} ms, opening a new session after a GOAWAY. Idle connections: half make one GET /version then idle, half only complete the TLS handshake; held ${formatNumber(s.idleHoldMs / 1000)} s after all are open. A phase ends early if the server passes ${SAFETY_RSS_MIB} MiB or the machine runs short of memory. The load runs in worker threads at nice ${LOAD_NICE}, on the same machine as the server (shared with other work: compare runs from one quiet machine only).${notes.length === 0 ? '' : `\n\n${notes.join(' ')}`}
+Phases run in this order on one server; each phase's RSS is sampled once a second from its start to the end of a ${formatNumber(s.settleMs / 1000)} s settle after it, and "after settle" is the lowest of that settle's samples, compared with the phase's own start (the objects each phase creates stay). Slow watchers are HTTP/1.1 JSON watches, a connection each, paused once their response headers arrive; whether the server closed one is read from the kernel's socket table once a second (a paused socket hears nothing). Normal watchers check every sequence number of the writer's 1 KiB ConfigMaps (bench/api/jobs.ts); an event not received when they close, 2 s after the last write, counts as missed. Rapid resets send each LIST's HEADERS then RST_STREAM(CANCEL) over HTTP/2, in bursts of ${s.burst} every ${s.burstPauseMs} ms, opening a new session after a GOAWAY. Idle connections: half make one GET /version then idle, half only complete the TLS handshake; held ${formatNumber(s.idleHoldMs / 1000)} s after all are open. A phase ends early if the server passes ${SAFETY_RSS_MIB} MiB or the machine runs short of memory. The load runs in worker threads at nice ${LOAD_NICE}, on the same machine as the server (shared with other work: compare runs from one quiet machine only).${notes.length === 0 ? '' : `\n\n${notes.join(' ')}`}
 `,
   };
 }
