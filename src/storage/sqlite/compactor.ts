@@ -73,11 +73,19 @@ export class Compactor {
   }
 
   /**
-   * Copies the zeroed pages into the database file and empties the WAL (see the header). Busy (a
-   * statement still reading) leaves the WAL for the next compaction, which tries again.
+   * Copies the zeroed pages into the database file and empties the WAL (see the header). Busy
+   * (another connection, a backup tool say, still reading) leaves the WAL for the next compaction,
+   * which tries again: the busy timeout is off meanwhile, since a TRUNCATE checkpoint would
+   * otherwise wait out those readers on the event loop for up to the connection's 5 s.
    */
   private clearWal(): void {
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    const timeout = this.db.pragma('busy_timeout');
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.db.pragma(`busy_timeout = ${Number(timeout)}`);
+    }
   }
 }
 
