@@ -56,7 +56,10 @@ describe('API bench scenarios (quick)', { timeout: 120_000 }, () => {
       assert.match(out.markdown, new RegExp(`\\| ${phase} +\\|`), phase);
     assert.match(out.markdown, /RSS after settle/);
     assert.match(out.markdown, /slow watchers the server closed +\| \d+ of \d+/);
-    assert.match(out.markdown, /LIST streams sent and reset +\| \d+ over \d+ sessions/);
+    assert.match(
+      out.markdown,
+      /LIST streams sent and reset +\| \d+ answered \(\+\d+ unanswered\) over \d+ sessions/,
+    );
     const [{ value }] = out.results as {
       value: { rssSamples: unknown[]; slow: { slow: { opened: number } } };
     }[];

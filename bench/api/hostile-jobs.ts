@@ -4,7 +4,7 @@
 // what the server did to it (closed, refused, sent GOAWAY) rather than failing on it: a server that
 // defends itself is doing its job.
 
-import { connect, constants } from 'node:http2';
+import { type ClientHttp2Session, connect, constants } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import { census, getRequest, openTls, readHeadThenPause, serverPort } from './hostile-sockets.ts';
 import { apiClient } from './http-client.ts';
@@ -72,8 +72,10 @@ export interface HeldResult {
 }
 
 export interface ResetResult {
-  /** Streams sent and reset. */
+  /** Streams sent and reset, in bursts the server answered a PING after: all of them reached it. */
   resets: number;
+  /** Streams sent and reset in bursts after which the session went (GOAWAY, error) unanswered. */
+  unanswered: number;
   sessions: number;
   /** Each GOAWAY the server sent: its error code and after how many of this run's resets. */
   goaways: { code: number; afterResets: number }[];
@@ -215,6 +217,22 @@ async function hold(
   return r;
 }
 
+/** Whether the server answers a PING within 10 s (false when the session is gone or closing). */
+function pingAnswered(session: ClientHttp2Session): Promise<boolean> {
+  return new Promise((res) => {
+    if (session.closed || session.destroyed) return res(false);
+    const timer = setTimeout(() => res(false), 10_000);
+    const sent = session.ping((err) => {
+      clearTimeout(timer);
+      res(err === null);
+    });
+    if (!sent) {
+      clearTimeout(timer);
+      res(false);
+    }
+  });
+}
+
 /** Resets of a large LIST over HTTP/2, session after session until the count or a bound is reached. */
 async function rapidReset(
   e: Endpoint,
@@ -222,7 +240,7 @@ async function rapidReset(
   stop?: AbortSignal,
 ): Promise<ResetResult> {
   const start = performance.now();
-  const r: ResetResult = { resets: 0, sessions: 0, goaways: [], errors: {}, elapsedMs: 0 };
+  const r: ResetResult = { resets: 0, unanswered: 0, sessions: 0, goaways: [], errors: {}, elapsedMs: 0 };
   const headers = {
     ':method': 'GET',
     ':path': job.path,
@@ -255,19 +273,25 @@ async function rapidReset(
     });
     if (!connected) continue;
     while (!gone && r.resets < job.streams && performance.now() - start < job.maxMs && !stop?.aborted) {
-      for (let i = 0; i < job.burst && r.resets < job.streams && !gone; i++) {
+      let sent = 0;
+      for (let i = 0; i < job.burst && r.resets + sent < job.streams && !gone; i++) {
         try {
           const req = session.request(headers, { endStream: true });
           req.on('error', () => {});
           // Closed at once: nghttp2 still sends the HEADERS, then RST_STREAM (CANCEL) right after.
           req.close(constants.NGHTTP2_CANCEL);
-          r.resets++;
+          sent++;
         } catch (err) {
           bump(r.errors, codeOf(err));
           gone = true;
         }
       }
-      await sleep(job.pauseMs);
+      // A PING after each burst, its answer awaited: the server answers it only after reading the
+      // burst, so every reset counted reached it, and a GOAWAY it sends in between is seen rather
+      // than lost with a session this side closed first.
+      if (await pingAnswered(session)) r.resets += sent;
+      else r.unanswered += sent;
+      if (job.pauseMs > 0) await sleep(job.pauseMs);
     }
     session.destroy();
   }

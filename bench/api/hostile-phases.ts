@@ -279,8 +279,8 @@ export interface SlowFigures {
 
 /** Phase 2: stalled watchers that never read, beside normal ones, with gets alongside. */
 export async function slowPhase(p: PhaseContext, objects: [string, string][]): Promise<SlowFigures> {
-  const startMiB = p.monitor.enter('slow watchers');
   const mark = p.monitor.mark();
+  const startMiB = p.monitor.enter('slow watchers');
   const ns = await watchNamespace(p);
   const endSlow = stopper();
   const slowOpen = stopper();
@@ -325,8 +325,8 @@ export async function resetPhase(p: PhaseContext, objects: [string, string][]): 
   // One whole LIST first: its size, and the path warm, as it would be on a live server.
   const c = apiClient(p.t.endpoint, 'http1');
   const list = await c.request('GET', cmPath(ns)).finally(() => c.close());
-  const startMiB = p.monitor.enter('rapid reset');
   const mark = p.monitor.mark();
+  const startMiB = p.monitor.enter('rapid reset');
   const stopGets = stopper();
   const getsReady = stopper();
   const got = gets(p, objects, stopGets.promise, getsReady.stop);
@@ -364,8 +364,8 @@ export interface IdleFigures {
 
 /** Phase 4: connections that make one request (half) or none (half), then sit idle. */
 export async function idlePhase(p: PhaseContext, objects: [string, string][]): Promise<IdleFigures> {
-  const startMiB = p.monitor.enter('idle connections');
   const mark = p.monitor.mark();
+  const startMiB = p.monitor.enter('idle connections');
   const end = stopper();
   const [a, b] = shares(p.s.idleConnections, 2);
   let opening = 2;

@@ -41,7 +41,7 @@ const FULL: HostileSizes = {
   collection: 10_000,
   resets: 5000,
   burst: 100,
-  burstPauseMs: 20,
+  burstPauseMs: 0,
   afterResetsMs: 10_000,
   idleConnections: 5000,
   idleHoldMs: 60_000,
@@ -172,6 +172,15 @@ function closed(h: HeldResult): string {
   return `${formatNumber(h.closedByServer)} of ${formatNumber(h.opened)} (after ${formatNumber(Math.min(...s), 1)}–${formatNumber(Math.max(...s), 1)} s)`;
 }
 
+/** "n (code c ×k); sessions took a–b answered resets each". */
+function goawaySummary(goaways: ResetFigures['resets']['goaways']): string {
+  if (goaways.length === 0) return 'none';
+  const byCode: Record<string, number> = {};
+  for (const g of goaways) byCode[`code ${g.code}`] = (byCode[`code ${g.code}`] ?? 0) + 1;
+  const spans = goaways.map((g, i) => g.afterResets - (i === 0 ? 0 : goaways[i - 1].afterResets));
+  return `${goaways.length}${codes(byCode)}; a session took ${Math.min(...spans)}–${Math.max(...spans)} answered resets before it`;
+}
+
 function getRow(g: GetFigures, quiet: GetFigures | undefined): string {
   const share =
     quiet === undefined ? '' : `, ${formatNumber((100 * g.perSecond) / quiet.perSecond)}% of quiet`;
@@ -274,19 +283,11 @@ function rows(f: TargetFigures, s: HostileSizes): string[][] {
     [
       'rapid reset',
       'LIST streams sent and reset',
-      `${formatNumber(reset.resets.resets)} over ${reset.resets.sessions} sessions in ${seconds(reset.resets.elapsedMs)}${codes(reset.resets.errors)}`,
+      `${formatNumber(reset.resets.resets)} answered (+${formatNumber(reset.resets.unanswered)} unanswered) over ${reset.resets.sessions} sessions in ${seconds(reset.resets.elapsedMs)}${codes(reset.resets.errors)}`,
       '',
       '',
     ],
-    [
-      'rapid reset',
-      'GOAWAY received',
-      goaways.length === 0
-        ? 'none'
-        : `${goaways.length}: ${goaways.map((g) => `code ${g.code} after ${g.afterResets}`).join(', ')}`,
-      '',
-      '',
-    ],
+    ['rapid reset', 'GOAWAY received', goawaySummary(goaways), '', ''],
     ...rssRows('rapid reset', reset.rss),
     [
       'rapid reset',
@@ -350,7 +351,7 @@ async function hostileScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
     results,
     markdown: `${table}
 
-Phases run in this order on one server; each phase's RSS is sampled once a second from its start to the end of a ${formatNumber(s.settleMs / 1000)} s settle after it, and "after settle" is the lowest of that settle's samples, compared with the phase's own start (the objects each phase creates stay). Slow watchers are HTTP/1.1 JSON watches, a connection each, paused once their response headers arrive; whether the server closed one is read from the kernel's socket table once a second (a paused socket hears nothing). Normal watchers check every sequence number of the writer's 1 KiB ConfigMaps (bench/api/jobs.ts); an event not received when they close, 2 s after the last write, counts as missed. Rapid resets send each LIST's HEADERS then RST_STREAM(CANCEL) over HTTP/2, in bursts of ${s.burst} every ${s.burstPauseMs} ms, opening a new session after a GOAWAY. Idle connections: half make one GET /version then idle, half only complete the TLS handshake; held ${formatNumber(s.idleHoldMs / 1000)} s after all are open. A phase ends early if the server passes ${SAFETY_RSS_MIB} MiB or the machine runs short of memory. The load runs in worker threads at nice ${LOAD_NICE}, on the same machine as the server (shared with other work: compare runs from one quiet machine only).${notes.length === 0 ? '' : `\n\n${notes.join(' ')}`}
+Phases run in this order on one server; each phase's RSS is sampled once a second from its start to the end of a ${formatNumber(s.settleMs / 1000)} s settle after it, and "after settle" is the lowest of that settle's samples, compared with the phase's own start (the objects each phase creates stay). Slow watchers are HTTP/1.1 JSON watches, a connection each, paused once their response headers arrive; whether the server closed one is read from the kernel's socket table once a second (a paused socket hears nothing). Normal watchers check every sequence number of the writer's 1 KiB ConfigMaps (bench/api/jobs.ts); an event not received when they close, 2 s after the last write, counts as missed. Rapid resets send each LIST's HEADERS then RST_STREAM(CANCEL) over HTTP/2, in bursts of ${s.burst}, each followed by a PING whose answer is awaited (a burst counts as answered once it comes: the server has read it), opening a new session after a GOAWAY or a session lost. Idle connections: half make one GET /version then idle, half only complete the TLS handshake; held ${formatNumber(s.idleHoldMs / 1000)} s after all are open. A phase ends early if the server passes ${SAFETY_RSS_MIB} MiB or the machine runs short of memory. The load runs in worker threads at nice ${LOAD_NICE}, on the same machine as the server (shared with other work: compare runs from one quiet machine only).${notes.length === 0 ? '' : `\n\n${notes.join(' ')}`}
 `,
   };
 }
