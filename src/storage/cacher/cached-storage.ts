@@ -42,6 +42,11 @@ export interface CacheOptions {
   /** Interval of BOOKMARKs to idle watchers that asked for them. */
   progressNotifyIntervalMs?: number;
   /**
+   * How often a watcher that asked for bookmarks gets one even while events keep it busy
+   * (upstream: about a minute). Checked at each progress interval.
+   */
+  bookmarkFrequencyMs?: number;
+  /**
    * Events a watcher may fall behind by before it is closed; its client watches again from the
    * last revision it saw, and nobody else waits for it.
    */
@@ -79,6 +84,9 @@ const MAX_SNAPSHOTS = 64;
  */
 const SHARED_DELIVERY_MS = 2_000;
 
+/** Upstream's bookmark frequency: every watcher that asked for bookmarks gets one about this often. */
+const BOOKMARK_FREQUENCY_MS = 60_000;
+
 /** Every this many events, parked watchers are checked for falling too far behind. */
 const PARKED_CHECK_EVERY = 64;
 
@@ -107,6 +115,10 @@ interface CacheWatcher {
    * while it gets each event as it comes.
    */
   cursor: number;
+  /** When (ms) it is due a bookmark however busy it is. */
+  nextBookmark: number;
+  /** Its bookmark came due while it was parked: it gets one once it has caught up. */
+  bookmarkDue: boolean;
 }
 
 /** Whether the entry is selected, decoding it only for predicates that read past its metadata. */
@@ -176,6 +188,7 @@ export class CachedStorage implements Storage {
   private readonly catchUpMs: number;
   private readonly snapshotTtlMs: number;
   private readonly backlog: number;
+  private readonly bookmarkFrequencyMs: number;
   /** By `${revision} ${prefix}`. */
   private readonly snapshots = new Map<string, Snapshot>();
   private ready: Promise<void>;
@@ -189,6 +202,7 @@ export class CachedStorage implements Storage {
     this.catchUpMs = opts.catchUpTimeoutMs ?? 3_000;
     this.snapshotTtlMs = opts.snapshotTtlMs ?? 75_000;
     this.backlog = opts.watcherBacklog ?? 10_000;
+    this.bookmarkFrequencyMs = opts.bookmarkFrequencyMs ?? BOOKMARK_FREQUENCY_MS;
     this.ready = this.start();
     this.progressTimer = setInterval(() => {
       this.notifyProgress();
@@ -323,6 +337,7 @@ export class CachedStorage implements Storage {
     w.cursor = -1;
     this.parked.delete(w);
     this.live.add(w);
+    if (w.bookmarkDue) this.bookmark(w, Date.now());
   }
 
   /** Ends the streams of parked watchers as far behind as the backlog bound (see deliver). */
@@ -541,6 +556,8 @@ export class CachedStorage implements Storage {
       last: opts.revision ?? 0,
       active: false,
       cursor: -1,
+      nextBookmark: Date.now() + this.bookmarkFrequencyMs,
+      bookmarkDue: false,
     };
     w.queue.onCaughtUp = () => this.catchUp(w);
     void this.open(w);
@@ -604,23 +621,36 @@ export class CachedStorage implements Storage {
     w.queue.push(delivery.event(type));
   }
 
+  /**
+   * Bookmarks for watchers that asked for them: one to each that was idle since the last
+   * interval and has not heard of the current revision, and one to every watcher, busy or not,
+   * about once per bookmark frequency (upstream's cadence: client-go's reflector relies on it to
+   * resume close to the present). A parked watcher is behind, so a bookmark at the current
+   * revision would claim events it has not had: it gets its bookmark once it has caught up.
+   */
   private notifyProgress(): void {
     this.trimHistory();
+    const now = Date.now();
+    for (const w of this.parked) if (w.opts.progressNotify && now >= w.nextBookmark) w.bookmarkDue = true;
     for (const w of this.live) {
       if (!w.opts.progressNotify) continue;
-      if (w.active) {
-        w.active = false;
-        continue;
-      }
-      if (this.revision > w.last || w.last === 0) {
-        w.last = Math.max(w.last, this.revision);
-        w.queue.push({
-          type: 'BOOKMARK',
-          object: { metadata: { resourceVersion: String(this.revision) } },
-          revision: this.revision,
-        });
-      }
+      const due = w.bookmarkDue || now >= w.nextBookmark;
+      const idle = !w.active;
+      w.active = false;
+      if (due || (idle && (this.revision > w.last || w.last === 0))) this.bookmark(w, now);
     }
+  }
+
+  /** A bookmark at the current revision: `w` is live, so it has had every event up to it. */
+  private bookmark(w: CacheWatcher, now: number): void {
+    w.last = Math.max(w.last, this.revision);
+    w.nextBookmark = now + this.bookmarkFrequencyMs;
+    w.bookmarkDue = false;
+    w.queue.push({
+      type: 'BOOKMARK',
+      object: { metadata: { resourceVersion: String(w.last) } },
+      revision: w.last,
+    });
   }
 
   create(key: string, obj: ApiObject): Promise<ApiObject> {

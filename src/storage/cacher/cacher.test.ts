@@ -301,6 +301,86 @@ describe('watch cache specifics', () => {
     }
   });
 
+  it('bookmarks a busy watcher at the bookmark frequency, and a parked one once it has caught up', async () => {
+    const store = open({ progressNotifyIntervalMs: 10, bookmarkFrequencyMs: 50 });
+    await store.list('/k/');
+    const busy: WatchEvent[] = [];
+    store.watch('/k/', { revision: 0, progressNotify: true }).attach(
+      (ev) => {
+        busy.push(ev);
+        return true;
+      },
+      () => {},
+    );
+    // A consumer that now and then declines more for a moment, as a writer waiting for its turn
+    // does: parked, and behind until it resumes and catches up.
+    const parked: WatchEvent[] = [];
+    const slow = store.watch('/k/', { revision: 0, progressNotify: true });
+    slow.attach(
+      (ev) => {
+        parked.push(ev);
+        if (parked.length % 25 !== 0) return true;
+        setTimeout(() => slow.resume(), 2);
+        return false;
+      },
+      () => {},
+    );
+    const bookmarks = (evs: WatchEvent[]) => evs.filter((e) => e.type === 'BOOKMARK').length;
+    // Writes keep coming faster than the progress interval: neither watcher is ever idle.
+    for (let i = 0; bookmarks(busy) < 3 || bookmarks(parked) < 3; i++) {
+      if (i > 20_000) assert.fail(`bookmarks: busy ${bookmarks(busy)}, parked ${bookmarks(parked)}`);
+      await store.create(`/k/${i}`, { metadata: { name: String(i) } });
+    }
+    for (const seen of [busy, parked]) {
+      // Each bookmark claims only what came before it: revisions never go back.
+      const revisions = seen.map((e) => e.revision);
+      assert.deepEqual(
+        revisions,
+        [...revisions].sort((a, b) => Number(a) - Number(b)),
+      );
+      assert.deepEqual(
+        seen.filter((e) => e.type !== 'BOOKMARK').map((e) => e.object.metadata?.name),
+        Array.from({ length: seen.filter((e) => e.type !== 'BOOKMARK').length }, (_, i) => String(i)),
+      );
+    }
+    await store.close();
+  });
+
+  it('gives a watcher whose bookmark came due while parked one as soon as it has caught up', async () => {
+    const store = open({ progressNotifyIntervalMs: 10, bookmarkFrequencyMs: 30 });
+    await store.list('/p/');
+    const seen: WatchEvent[] = [];
+    // Declines after every event: it stays parked until resumed, one event per resume.
+    const slow = store.watch('/p/', { revision: 0, progressNotify: true });
+    slow.attach(
+      (ev) => {
+        seen.push(ev);
+        return false;
+      },
+      () => {},
+    );
+    const ticker: WatchEvent[] = [];
+    store.watch('/p/', { revision: 0, progressNotify: true }).attach(
+      (ev) => {
+        ticker.push(ev);
+        return true;
+      },
+      () => {},
+    );
+    for (let i = 0; i < 5; i++) await store.create(`/p/${i}`, { metadata: { name: String(i) } });
+    // Time passes, bookmarks come due: the watcher that keeps up has had two.
+    await waitFor(() => ticker.filter((e) => e.type === 'BOOKMARK').length >= 2);
+    assert.equal(seen.filter((e) => e.type === 'BOOKMARK').length, 0, 'none while behind');
+    // Resumed until it has every event, and once more: it is handed its bookmark in that step.
+    for (let i = 0; i < 6; i++) slow.resume();
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['ADDED', 'ADDED', 'ADDED', 'ADDED', 'ADDED', 'BOOKMARK'],
+    );
+    assert.equal(seen[5].revision, seen[4].revision);
+    await store.close();
+  });
+
   it('closes a watcher that falls too far behind, and only that one', async () => {
     const store = open({ watcherBacklog: 5 });
     await store.list('/s/');
