@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
-import { type EventSink, FULL_QUEUED_BYTES, WatchWriter } from './watch-writer.ts';
+import { WatchBudget } from './watch-budget.ts';
+import { type EventSink, FULL_QUEUED_BYTES, MAX_GATHERED_BYTES, WatchWriter } from './watch-writer.ts';
 
 /** A socket stand-in: records writes, and refuses more while `full` until drain() is called. */
 class FakeSink extends EventEmitter implements EventSink {
@@ -31,6 +32,12 @@ class FakeSink extends EventEmitter implements EventSink {
 }
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitUntil(cond: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !cond(); await tick(2)) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+  }
+}
 
 describe('watch writer', () => {
   it('writes an idle stream at once and gathers a busy one into one write per interval', async () => {
@@ -206,6 +213,69 @@ describe('watch writer', () => {
     await tick(60);
     assert.equal(collected, 1, 'an idle stream is not asked');
     w.close();
+  });
+
+  it('a saturated stream asks its source for more after the write, or once a full socket drains', async () => {
+    const sink = new FakeSink();
+    const w = new WatchWriter(sink, 5);
+    const event = 'e'.repeat(1024);
+    let source = 3 * MAX_GATHERED_BYTES;
+    let asked = 0;
+    // A source that hands events until the writer says it has enough, as the watch handler does.
+    const hand = () => {
+      while (source > 0) {
+        w.push(event);
+        source -= event.length;
+        if (w.saturated) return;
+      }
+    };
+    w.collect = () => {
+      asked++;
+      hand();
+    };
+    hand();
+    w.flush();
+    assert.ok(
+      sink.writes.join('').length <= MAX_GATHERED_BYTES + event.length,
+      'one write of at most a gathering',
+    );
+    await waitUntil(() => source === 0);
+    assert.ok(asked >= 2, 'asked again after each write the socket took');
+    // Now the socket refuses more with a backlog: nobody asks until it drains.
+    source = 2 * MAX_GATHERED_BYTES;
+    sink.full = true;
+    sink.writableLength = FULL_QUEUED_BYTES;
+    const before = asked;
+    hand();
+    w.flush();
+    assert.equal(w.full, true);
+    await tick(30);
+    assert.equal(asked, before, 'a full socket is not asked for more');
+    sink.writableLength = 0;
+    sink.drain();
+    await waitUntil(() => source === 0);
+    w.close();
+  });
+
+  it('closes a stream past its budget, or stalled, through onOverflow', async () => {
+    for (const limits of [
+      { perWatcherBytes: FULL_QUEUED_BYTES - 1, totalBytes: 1 << 30, stallMs: 60_000 },
+      { perWatcherBytes: 1 << 30, totalBytes: 1 << 30, stallMs: 10 },
+    ]) {
+      const budget = new WatchBudget(limits);
+      const sink = new FakeSink();
+      const w = new WatchWriter(sink, 5, budget);
+      let overflowed = 0;
+      w.onOverflow = () => overflowed++;
+      sink.full = true;
+      sink.writableLength = FULL_QUEUED_BYTES;
+      w.push('a\n');
+      w.flush();
+      await waitUntil(() => overflowed === 1);
+      assert.equal(budget.closed, 1);
+      w.close();
+      assert.equal(budget.held, 0, 'closing lets go of what it held');
+    }
   });
 
   it('flush sends what is queued before the interval is up', () => {

@@ -223,12 +223,19 @@ export class WatchWriter implements Scheduled {
         if (this.hold === undefined) this.overflow();
       }
     }
-    // A source told to hold its events is asked for the rest at the next slice, or on 'drain'
-    // by whoever awaits drained().
-    if (this.refused && !this.isFull && this.collect !== undefined) {
-      this.refused = false;
-      schedule.add(this, performance.now());
-    }
+    if (!this.isFull) this.askForMore();
+  }
+
+  /**
+   * A source told to hold its events (saturated) is asked for the rest at the next slice once
+   * the socket takes more: now, or when it drains. Nobody else would ask it: its events wait in
+   * the watch, and no new one comes to this writer while they do.
+   */
+  private askForMore(): void {
+    if (!this.refused || this.collect === undefined || this.closed) return;
+    if (this.out.writableEnded || this.out.destroyed) return;
+    this.refused = false;
+    schedule.add(this, performance.now());
   }
 
   private readonly overflow = (): void => {
@@ -252,6 +259,7 @@ export class WatchWriter implements Scheduled {
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
+    this.askForMore();
   };
 
   /**
