@@ -9,6 +9,7 @@
 // A delete appends a tombstone row that keeps the last state, which is what DELETED events carry.
 // The log has no index on key: `keyidx` (see key-index.ts) finds a key's revisions.
 
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import { openSqlite, type SqliteDatabase, type SqliteDriverName } from './driver.ts';
 
 export interface LogRow {
@@ -52,7 +53,24 @@ INSERT OR IGNORE INTO meta (name, value) VALUES ('revision', 0), ('compacted', 0
 
 export type Db = SqliteDatabase;
 
+/**
+ * The store holds Secrets: its files are the owner's alone, whatever the directory's mode or the
+ * umask. SQLite gives the -wal and -shm files it creates the database file's mode.
+ */
+function makePrivate(path: string): void {
+  if (path === ':memory:' || path.startsWith('file:')) return;
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 export function openDatabase(path: string, driver?: SqliteDriverName): Db {
+  makePrivate(path);
   const db = openSqlite(path, driver);
   // Stored objects are typically about 1 KiB. A 4 KiB page holds three of them and leaves a fifth
   // of itself empty; an 8 KiB page holds seven. Commits write whole pages to the WAL, so this is
