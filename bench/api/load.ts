@@ -19,9 +19,12 @@ const WORKER = new URL('./worker.mjs', import.meta.url);
  */
 export class LoadThreads {
   /** Threads waiting for a job, with the kind of job each ran last. */
-  private idle: { worker: Worker; kind: Job['kind'] }[] = [];
+  private idle: { worker: Worker; kind: string }[] = [];
   private readonly all = new Set<Worker>();
   private nextId = 0;
+
+  /** `entry` is the threads' script: worker.mjs runs jobs.ts's jobs; others may run more kinds. */
+  constructor(private readonly entry: URL = WORKER) {}
 
   /** Runs a job; `onReady` hears a watch job's streams are open, and `stop` resolving ends it early. */
   run(
@@ -31,6 +34,17 @@ export class LoadThreads {
     onReady: () => void = () => {},
     stop?: Promise<void>,
   ): Promise<JobResult> {
+    return this.dispatch(endpoint, protocol, job, onReady, stop) as Promise<JobResult>;
+  }
+
+  /** run() for any job the entry script knows, its result as the script sends it. */
+  protected dispatch(
+    endpoint: Endpoint,
+    protocol: Protocol,
+    job: { kind: string },
+    onReady: () => void = () => {},
+    stop?: Promise<void>,
+  ): Promise<unknown> {
     lowerHelperThreads();
     const worker = this.take(job.kind);
     const id = this.nextId++;
@@ -39,7 +53,7 @@ export class LoadThreads {
         worker.off('message', onMessage);
         worker.off('error', onError);
       };
-      const onMessage = (m: LoadThreadReply) => {
+      const onMessage = (m: LoadThreadReply<unknown>) => {
         if (m.id !== id) return;
         if (m.ready === true) {
           onReady();
@@ -47,7 +61,7 @@ export class LoadThreads {
         }
         unlisten();
         this.idle.push({ worker, kind: job.kind });
-        if (m.result !== undefined) res(m.result);
+        if (m.error === undefined) res(m.result);
         else rej(new Error(m.error));
       };
       // The thread leaves the pool through the listener take() gave it.
@@ -57,8 +71,8 @@ export class LoadThreads {
       };
       worker.on('message', onMessage);
       worker.on('error', onError);
-      void stop?.then(() => worker.postMessage({ stop: id } satisfies LoadThreadMessage));
-      worker.postMessage({ id, endpoint, protocol, job } satisfies LoadThreadMessage);
+      void stop?.then(() => worker.postMessage({ stop: id } satisfies LoadThreadMessage<{ kind: string }>));
+      worker.postMessage({ id, endpoint, protocol, job } satisfies LoadThreadMessage<{ kind: string }>);
     });
   }
 
@@ -76,11 +90,11 @@ export class LoadThreads {
   }
 
   /** An idle thread that last ran this kind of job (its code for it compiled), another, or a new one. */
-  private take(kind: Job['kind']): Worker {
+  private take(kind: string): Worker {
     const same = this.idle.findIndex((t) => t.kind === kind);
     const found = same === -1 ? this.idle.pop() : this.idle.splice(same, 1)[0];
     if (found !== undefined) return found.worker;
-    const worker = new Worker(WORKER);
+    const worker = new Worker(this.entry);
     // A thread that fails leaves the pool (its job, if it had one, is rejected by run()).
     worker.on('error', () => this.all.delete(worker));
     this.all.add(worker);

@@ -9,15 +9,15 @@ import { type Job, type JobResult, runJob } from './jobs.ts';
 import type { Endpoint } from './target.ts';
 
 /** What load.ts sends: a job to run, or the end of the job with that id (a watch's stop). */
-export type LoadThreadMessage =
-  | { id: number; endpoint: Endpoint; protocol: Protocol; job: Job }
+export type LoadThreadMessage<J = Job> =
+  | { id: number; endpoint: Endpoint; protocol: Protocol; job: J }
   | { stop: number };
 
 /** What a load thread posts about the job with that id: its streams are open, its result, or why it failed. */
-export interface LoadThreadReply {
+export interface LoadThreadReply<R = JobResult> {
   id: number;
   ready?: boolean;
-  result?: JobResult;
+  result?: R;
   error?: string;
 }
 

@@ -4,9 +4,9 @@
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../testing/etcd-server.ts';
 
 export interface ClusterMember {
   name: string;
@@ -22,18 +22,6 @@ export interface EtcdCluster {
   /** The member every live member names as leader, once they agree. */
   leader(timeoutMs?: number): Promise<ClusterMember>;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 interface StatusAnswer {

@@ -38,7 +38,8 @@ function ensureEtcdInstalled(): void {
   }
 }
 
-function freePort(): Promise<number> {
+/** A port free on loopback now (the kernel's pick, released for the caller to take). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
