@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../storage/sqlite/driver.ts';
 import { startTestApiServer, type TestApiServer } from './testing/index.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -13,7 +13,8 @@ const OPTION = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 async function createAndCorrupt(t: TestApiServer, name: string): Promise<void> {
   const r = await t.call({ method: 'POST', path: CM, body: JSON.stringify({ metadata: { name } }) });
   assert.equal(r.status, 201, r.body);
-  const db = new Database(join(t.dir, 'store.db'));
+  // Whichever SQLite driver the server runs on this Node.
+  const db = openSqlite(join(t.dir, 'store.db'));
   db.prepare(
     'UPDATE log SET value = ? WHERE revision = (SELECT max(revision) FROM log WHERE key LIKE ?)',
   ).run('\u0000garbage', `%/configmaps/default/${name}`);
