@@ -20,6 +20,7 @@ import {
 } from '../../machinery/status.ts';
 import { isPlainObject } from '../../patch/index.ts';
 import type { RequestContext } from '../context.ts';
+import { addWarnings } from '../warnings.ts';
 import { admitFor, type HandlerEnv, type Target } from './env.ts';
 import { fieldValidationOf } from './field-validation.ts';
 import { retryLostRace } from './lost-races.ts';
@@ -163,11 +164,11 @@ export async function applyPatch(
           dryRun,
           admit: admitFor(ctx, env, t, 'CREATE', dryRun),
         });
-        if (validation === 'Warn') for (const l of duplicateLines) ctx.warnings.push(l);
+        if (validation === 'Warn') addWarnings(ctx.warnings, duplicateLines);
         respondObject(ctx, t, 201, created, choice);
         return;
       }
-      if (validation === 'Warn') for (const l of duplicateLines) ctx.warnings.push(l);
+      if (validation === 'Warn') addWarnings(ctx.warnings, duplicateLines);
       if (deepEqual(next, current)) {
         respondObject(ctx, t, 200, current, choice);
         return;

@@ -10,6 +10,7 @@ import { groupVersionOf } from '../../registry/resource.ts';
 import type { KindSchema } from '../../schema/types.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource } from '../served-resources.ts';
+import { addWarnings } from '../warnings.ts';
 import { codecsOf, type HandlerEnv } from './env.ts';
 import { fieldValidationOf, strictFindings } from './field-validation.ts';
 
@@ -126,7 +127,8 @@ export async function decodeAs(
         `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: strict decoding error: ${found.errors.join(', ')}`,
       );
     }
-    for (const w of found.warnings) ctx.warnings.push(w); // not a spread: there may be more than a call takes
+    // Only what the response can carry is kept: upstream bounds Warning headers (warnings.ts).
+    addWarnings(ctx.warnings, found.warnings);
   }
   return obj;
 }

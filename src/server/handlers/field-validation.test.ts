@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { JSON_SERIALIZER, YAML_SERIALIZER } from '../../codec/serializers.ts';
 import { startTestApiServer, type TestApiServer, warningsOf } from '../testing/index.ts';
-import { compareSortedWalk, strictFindings } from './field-validation.ts';
+import { compareSortedWalk, sortedWalkOrder, strictFindings } from './field-validation.ts';
 
 // Upstream's field validation integration test body, trimmed: repeats known and unknown fields at
 // several depths. The unknown field list is what the Deployment schema reports for it.
@@ -101,6 +101,45 @@ describe('compareSortedWalk', () => {
       'spec.template.x',
       'spec.unknown1',
     ]);
+  });
+});
+
+describe('sortedWalkOrder', () => {
+  it('orders as a sort by compareSortedWalk does, ties kept in place', () => {
+    const paths = ['b', 'a[10]', 'a[2].x', 'a[02].x', 'a.b.c', 'a[2]', 'a', 'a.b', 'x[1][0]', 'x[1]', 'x.y'];
+    assert.deepEqual(sortedWalkOrder(paths), [...paths].sort(compareSortedWalk));
+  });
+});
+
+describe('strictFindings with many fields', () => {
+  it('leaves out repeats inside unknown fields, found by prefix (keys may hold dots)', () => {
+    const unknown = ['spec.bogus', 'metadata.labels.a.b', 'list[3]'];
+    const keys = [
+      'spec.bogus',
+      'spec.bogus.x',
+      'spec.bogus[0]',
+      'spec.bogusx',
+      'metadata.labels.a.b.c',
+      'metadata.labels.a',
+      'list[3].z',
+      'list[30]',
+    ].map((path, ordinal) => ({ path, ordinal }));
+    const duplicates = { format: 'json' as const, keys, ordinalsOf: () => new Map<string, number>() };
+    const found = strictFindings(duplicates, unknown);
+    const repeats = found.warnings.filter((w) => w.startsWith('duplicate'));
+    assert.deepEqual(repeats, [
+      'duplicate field "spec.bogusx"',
+      'duplicate field "metadata.labels.a"',
+      'duplicate field "list[30]"',
+    ]);
+  });
+
+  it('takes time in proportion to the findings', () => {
+    const unknown = Array.from({ length: 50_000 }, (_, i) => `u${i}`);
+    const keys = Array.from({ length: 50_000 }, (_, i) => ({ path: `data.k${i}`, ordinal: i }));
+    const duplicates = { format: 'json' as const, keys, ordinalsOf: () => new Map<string, number>() };
+    // Quadratic, this is 2.5 billion comparisons; it finishes in milliseconds.
+    assert.equal(strictFindings(duplicates, unknown).warnings.length, 100);
   });
 });
 

@@ -26,9 +26,6 @@ export interface StrictFindings {
   errors: string[];
 }
 
-const isWithin = (path: string, parent: string) =>
-  path === parent || path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`);
-
 /**
  * Orders paths the way a walk over key-sorted maps meets them: upstream turns YAML into JSON
  * through a Go map, so the unknown fields of a YAML body come out in that order.
@@ -47,23 +44,80 @@ export function compareSortedWalk(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
+/** A path cut for compareSortedWalk once, rather than at every comparison of a sort. */
+interface WalkKey {
+  path: string;
+  parts: string[];
+  /** The index of each `[n]` part, NaN for a key. */
+  indexes: number[];
+}
+
+function walkKey(path: string): WalkKey {
+  const parts = path.split(/\.|(?=\[)/);
+  const indexes = parts.map((p) => {
+    const m = /^\[(\d+)\]$/.exec(p);
+    return m ? Number(m[1]) : Number.NaN;
+  });
+  return { path, parts, indexes };
+}
+
+function compareWalkKeys(a: WalkKey, b: WalkKey): number {
+  const n = Math.min(a.parts.length, b.parts.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.parts[i];
+    const y = b.parts[i];
+    if (x === y) continue;
+    const ix = a.indexes[i];
+    const iy = b.indexes[i];
+    if (!Number.isNaN(ix) && !Number.isNaN(iy)) return ix - iy;
+    return x < y ? -1 : 1;
+  }
+  return a.parts.length - b.parts.length;
+}
+
+/** `paths` sorted by compareSortedWalk (a new array), each path cut into parts only once. */
+export function sortedWalkOrder(paths: readonly string[]): string[] {
+  return paths
+    .map(walkKey)
+    .sort(compareWalkKeys)
+    .map((k) => k.path);
+}
+
+/**
+ * Which of `paths` lie within one of `fields` (the field itself, or below it after a `.` or `[`),
+ * by looking up each path's prefixes rather than comparing every path with every field; a prefix
+ * shared by many paths (their parent) is looked up once.
+ */
+function withinAny(fields: readonly string[]): (path: string) => boolean {
+  const set = new Set(fields);
+  const memo = new Map<string, boolean>();
+  const within = (p: string): boolean => {
+    if (set.has(p)) return true;
+    const cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
+    if (cut < 0) return false;
+    const parent = p.slice(0, cut);
+    let answer = memo.get(parent);
+    if (answer === undefined) {
+      answer = within(parent);
+      memo.set(parent, answer);
+    }
+    return answer;
+  };
+  return within;
+}
+
 /** Combines a body's repeated keys with the unknown fields its kind's schema found. */
 export function strictFindings(duplicates: DuplicateKeys, unknownFields: string[]): StrictFindings {
   const unknown = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
   if (duplicates.format === 'yaml') {
-    const sorted = [...unknownFields]
-      .sort(compareSortedWalk)
-      .map((f) => `unknown field ${JSON.stringify(f)}`);
+    const sorted = sortedWalkOrder(unknownFields).map((f) => `unknown field ${JSON.stringify(f)}`);
     const lines = duplicates.lines.slice(0, MAX_FINDINGS);
     const folded = lines.length > 0 ? [`yaml: unmarshal errors:\n  ${lines.join('\n  ')}`] : [];
     return { warnings: [...lines, ...sorted], errors: [...folded, ...sorted] };
   }
   // A field both unknown and repeated is only unknown: the typed decoder never reads its value.
-  const repeated = [
-    ...new Set(
-      duplicates.keys.filter((d) => !unknownFields.some((u) => isWithin(d.path, u))).map((d) => d.path),
-    ),
-  ];
+  const isUnknown = withinAny(unknownFields);
+  const repeated = [...new Set(duplicates.keys.filter((d) => !isUnknown(d.path)).map((d) => d.path))];
   if (repeated.length === 0) return { warnings: unknown, errors: unknown };
   if (unknownFields.length === 0) {
     const texts = repeated.slice(0, MAX_FINDINGS).map((p) => `duplicate field ${JSON.stringify(p)}`);

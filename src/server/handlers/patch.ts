@@ -31,10 +31,11 @@ import {
   PatchTooDeepError,
   strategicMergePatch,
 } from '../../patch/index.ts';
+import { addWarnings } from '../warnings.ts';
 import { applyPatch } from './apply.ts';
 import { readBody } from './body.ts';
 import { admitFor, type HandlerEnv, type ResourceHandler, type Target } from './env.ts';
-import { compareSortedWalk, type FieldValidation, fieldValidationOf } from './field-validation.ts';
+import { type FieldValidation, fieldValidationOf, sortedWalkOrder } from './field-validation.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput, respondObject } from './output.ts';
 
@@ -219,7 +220,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
     // The result went through Go maps upstream, so its unknown fields come out in key order.
     findings = [
       ...patchFindings,
-      ...[...unknownFields].sort(compareSortedWalk).map((f) => `unknown field ${JSON.stringify(f)}`),
+      ...sortedWalkOrder(unknownFields).map((f) => `unknown field ${JSON.stringify(f)}`),
     ];
     if (findings.length > 0 && validation === 'Strict') {
       throw patchInvalid(patched, `strict decoding error: ${findings.join(', ')}`);
@@ -232,7 +233,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
     track: (live, written) => fields.update(live, written, manager),
     admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
   });
-  // Not a spread: a large body may hold more findings than one call takes.
-  if (validation === 'Warn') for (const f of findings) ctx.warnings.push(f);
+  // Only what the response can carry is kept: upstream bounds Warning headers (warnings.ts).
+  if (validation === 'Warn') addWarnings(ctx.warnings, findings);
   respondObject(ctx, t, 200, object, choice);
 };
