@@ -107,11 +107,50 @@ const yamlDepthError = (line: number) =>
     `error converting YAML to JSON: yaml: ${line > 1 ? `line ${line}: ` : ''}exceeded max depth of ${MAX_NESTING_DEPTH}`,
   );
 
-/** Repeated keys of every mapping, as yaml.v2 words them: `line 5: key "name" already set in map`. */
-function yamlDuplicateLines(body: string): string[] {
+// YAML 1.2 core schema, with merge keys: what manifests are written in. Repeated keys are kept
+// (the last wins) and reported separately, as upstream's decoders report them.
+const YAML_PARSE_OPTIONS = { merge: true, uniqueKeys: false } as const;
+
+/** A parsed YAML document and the line positions of its text. */
+interface ParsedYaml {
+  doc: import('yaml').Document;
+  lineCounter: import('yaml').LineCounter;
+}
+
+/**
+ * Parses YAML text to a JSON value, refusing nesting beyond the limit. The YAML library recurses
+ * as deep as the text nests (and past its stack, spends all memory on its error message), so the
+ * nesting is bounded from the text first, as upstream's YAML scanner bounds it; aliases can nest
+ * further than the text shows, hence the second check. With `lines`, the parsed document is kept
+ * (with line positions) so that its repeated keys can be found without parsing the text again.
+ */
+function parseYaml(body: string, lines: boolean): { value: unknown; parsed?: ParsedYaml } {
+  const line = yamlTooDeep(body);
+  if (line !== undefined) throw yamlDepthError(line);
   const Y = yaml();
-  const lineCounter = new Y.LineCounter();
-  const doc = Y.parseDocument(body, { merge: true, uniqueKeys: false, lineCounter });
+  let value: unknown;
+  let parsed: ParsedYaml | undefined;
+  try {
+    if (lines) {
+      // What yaml.parse does, keeping the document: the first error is thrown, then toJS.
+      const lineCounter = new Y.LineCounter();
+      const doc = Y.parseDocument(body, { ...YAML_PARSE_OPTIONS, lineCounter });
+      if (doc.errors.length > 0) throw doc.errors[0];
+      value = doc.toJS(YAML_PARSE_OPTIONS);
+      parsed = { doc, lineCounter };
+    } else {
+      value = Y.parse(body, YAML_PARSE_OPTIONS);
+    }
+  } catch (err) {
+    throw yamlError(err);
+  }
+  if (valueTooDeep(value) !== undefined) throw yamlDepthError(1);
+  return { value, parsed };
+}
+
+/** Repeated keys of every mapping, as yaml.v2 words them: `line 5: key "name" already set in map`. */
+function yamlDuplicateLines({ doc, lineCounter }: ParsedYaml): string[] {
+  const Y = yaml();
   const found: { offset: number; text: string }[] = [];
   Y.visit(doc, {
     Map(_, map) {
@@ -138,25 +177,14 @@ export const YAML_SERIALIZER: TextSerializer = {
   binary: false,
   mediaType: 'application/yaml',
   encode: (value) => yaml().stringify(sortKeys(value), { lineWidth: 0 }),
-  decode(body) {
-    // The YAML library recurses as deep as the text nests (and past its stack, spends all memory
-    // on its error message), so the nesting is bounded from the text first, as upstream's YAML
-    // scanner bounds it; aliases can nest further than the text shows, hence the second check.
-    const line = yamlTooDeep(body);
-    if (line !== undefined) throw yamlDepthError(line);
-    let value: unknown;
-    try {
-      // YAML 1.2 core schema, with merge keys: what manifests are written in.
-      value = yaml().parse(body, { merge: true, uniqueKeys: false });
-    } catch (err) {
-      throw yamlError(err);
-    }
-    if (valueTooDeep(value) !== undefined) throw yamlDepthError(1);
-    return value;
-  },
+  decode: (body) => parseYaml(body, false).value,
   decodeChecked(body) {
-    const value = this.decode(body);
-    return { value, duplicates: { format: 'yaml', lines: yamlDuplicateLines(body) } };
+    // One parse serves both the value and the repeated keys.
+    const { value, parsed } = parseYaml(body, true);
+    return {
+      value,
+      duplicates: { format: 'yaml', lines: yamlDuplicateLines(parsed as ParsedYaml) },
+    };
   },
 };
 
