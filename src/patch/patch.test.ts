@@ -227,6 +227,43 @@ describe('strategic merge patch', () => {
     assert.deepEqual(out.spec.containers[2], { name: 'new', image: 'x', ports: [{ containerPort: 1 }] });
   });
 
+  it('matches each element with the first of its key, also after deletes and in long lists', () => {
+    const twice = {
+      ...original,
+      spec: {
+        ...original.spec,
+        containers: [
+          { name: 'a', image: '1' },
+          { name: 'b', image: '2' },
+          { name: 'a', image: '3' },
+        ],
+      },
+    };
+    const out = strategicMergePatch(
+      twice,
+      {
+        spec: {
+          containers: [
+            { name: 'a', $patch: 'delete' },
+            { name: 'a', image: 'second' },
+            { name: 'c', image: 'new' },
+            { name: 'c', image: 'newer' },
+          ],
+        },
+      },
+      schema,
+    ) as typeof original;
+    assert.deepEqual(out.spec.containers, [
+      { name: 'b', image: '2' },
+      { name: 'a', image: 'second' },
+      { name: 'c', image: 'newer' },
+    ]);
+    const many = Array.from({ length: 100_000 }, (_, i) => ({ name: `c${i}` }));
+    const merged = smp({ spec: { containers: many, tags: many.map((c) => c.name) } });
+    assert.equal(merged.spec.containers.length, 100_002);
+    assert.equal(merged.spec.tags.length, 100_002);
+  });
+
   it('refuses an element without its merge key, and unknown directives', () => {
     fails(
       () => smp({ spec: { containers: [{ image: 'x' }] } }),

@@ -19,10 +19,21 @@ const DELETED = Symbol('deleted');
 
 /** Resolves references (`ref`) so that a node's own markers and its definition's fields combine. */
 class SchemaView {
+  /** Resolved nodes: a patch looks up the same few nodes once per key of every element. */
+  private readonly resolved = new WeakMap<SchemaNode, SchemaNode | undefined>();
+
   constructor(readonly schema: KindSchema) {}
 
   resolve(node: SchemaNode | undefined): SchemaNode | undefined {
-    let n = node;
+    if (node === undefined || node.ref === undefined) return node;
+    if (this.resolved.has(node)) return this.resolved.get(node);
+    const n = this.resolveUncached(node);
+    this.resolved.set(node, n);
+    return n;
+  }
+
+  private resolveUncached(node: SchemaNode): SchemaNode | undefined {
+    let n: SchemaNode | undefined = node;
     for (let depth = 0; n?.ref !== undefined && depth < 32; depth++) {
       const target: SchemaNode | undefined = this.schema.definitions[n.ref];
       // The referring node's list markers win: they are declared on the field, not the type.
@@ -52,6 +63,84 @@ function goMap(v: unknown): string {
   }
   if (Array.isArray(v)) return `[${v.map(goMap).join(' ')}]`;
   return String(v);
+}
+
+/** Marks a removed element of a KeyIndex's list until the list is read. */
+const REMOVED = Symbol('removed');
+
+/**
+ * A merge list's elements by merge key, so that finding an element's match costs no scan: the
+ * first element whose key is `===` the patch element's, as a scan from the start finds it.
+ * Removed elements are marked, not spliced, so that positions stay valid.
+ */
+class KeyIndex {
+  /** Positions of the elements with each key, ascending; `head` skips those removed. */
+  private readonly positions = new Map<unknown, { at: number[]; head: number }>();
+
+  constructor(
+    private readonly items: unknown[],
+    private readonly mergeKey: string,
+  ) {
+    for (let i = 0; i < items.length; i++) this.note(items[i], i);
+  }
+
+  private note(v: unknown, i: number): void {
+    if (!isPlainObject(v)) return;
+    const key = v[this.mergeKey];
+    if (key === undefined) return;
+    const p = this.positions.get(key);
+    if (p === undefined) this.positions.set(key, { at: [i], head: 0 });
+    else p.at.push(i);
+  }
+
+  /** The position of the first element with `key`, or -1. */
+  first(key: unknown): number {
+    const p = this.positions.get(key);
+    return p === undefined || p.head === p.at.length ? -1 : p.at[p.head];
+  }
+
+  /** Removes the element at `at`, which `first` answered. */
+  remove(at: number): void {
+    const key = (this.items[at] as Obj)[this.mergeKey];
+    const p = this.positions.get(key);
+    if (p !== undefined) p.head++;
+    this.items[at] = REMOVED;
+  }
+
+  push(v: unknown): void {
+    this.items.push(v);
+    this.note(v, this.items.length - 1);
+  }
+
+  /** Puts `v` at `at` (which `first` answered); it is found by its own key from now on. */
+  replace(at: number, v: unknown): void {
+    const key = (this.items[at] as Obj)[this.mergeKey];
+    if (isPlainObject(v) && v[this.mergeKey] === key) {
+      this.items[at] = v;
+      return;
+    }
+    // The merged element lost its key (`$retainKeys` can drop it): it is no longer a match.
+    const p = this.positions.get(key);
+    if (p !== undefined) p.head++;
+    this.items[at] = v;
+    const other = isPlainObject(v) ? v[this.mergeKey] : undefined;
+    if (other !== undefined) {
+      // Found later by its new key only if no element before it has that key: keep positions sorted.
+      const q = this.positions.get(other);
+      if (q === undefined) this.positions.set(other, { at: [at], head: 0 });
+      else {
+        const live = q.at.slice(q.head);
+        live.push(at);
+        live.sort((a, b) => a - b);
+        this.positions.set(other, { at: live, head: 0 });
+      }
+    }
+  }
+
+  /** The elements, without those removed. */
+  list(): unknown[] {
+    return this.items.filter((v) => v !== REMOVED);
+  }
 }
 
 export class StrategicMerge {
@@ -91,7 +180,8 @@ export class StrategicMerge {
         const field = key.slice(DELETE_FROM.length);
         if (!Array.isArray(value)) throw new PatchError(`${key} must be a list`, 'malformed');
         const current = out[field];
-        if (Array.isArray(current)) out[field] = current.filter((v) => !value.includes(v));
+        const gone = new Set(value);
+        if (Array.isArray(current)) out[field] = current.filter((v) => !gone.has(v));
         continue;
       }
       if (key.startsWith(SET_ORDER)) {
@@ -123,7 +213,8 @@ export class StrategicMerge {
     const retain = patch[RETAIN_KEYS];
     if (retain !== undefined) {
       if (!Array.isArray(retain)) throw new PatchError(`${RETAIN_KEYS} must be a list`, 'malformed');
-      for (const k of Object.keys(out)) if (!retain.includes(k)) delete out[k];
+      const kept = new Set(retain);
+      for (const k of Object.keys(out)) if (!kept.has(k)) delete out[k];
     }
     return out;
   }
@@ -141,9 +232,14 @@ export class StrategicMerge {
     if (mergeKey === undefined) {
       // A merge list of scalars: a union, the original order kept, new values appended.
       const out = [...(original ?? [])];
+      // A set beside the list: `includes` per value made a long list quadratic.
+      const present = new Set(out);
       for (const v of patch) {
         if (isPlainObject(v) && v[PATCH] === 'replace') return patch.filter((x) => x !== v);
-        if (!out.includes(v)) out.push(v);
+        if (!present.has(v)) {
+          present.add(v);
+          out.push(v);
+        }
       }
       return out;
     }
@@ -152,7 +248,8 @@ export class StrategicMerge {
         .filter((v) => !(isPlainObject(v) && v[PATCH] === 'replace'))
         .map((v) => this.fresh(v, items));
     }
-    const out = [...(original ?? [])];
+    const out: unknown[] = [...(original ?? [])];
+    const byKey = new KeyIndex(out, mergeKey);
     for (const element of patch) {
       if (!isPlainObject(element)) {
         throw new PatchError(
@@ -167,18 +264,18 @@ export class StrategicMerge {
           'conflict',
         );
       }
-      const at = out.findIndex((o) => isPlainObject(o) && o[mergeKey] === key);
+      const at = byKey.first(key);
       if (element[PATCH] === 'delete') {
-        if (at !== -1) out.splice(at, 1);
+        if (at !== -1) byKey.remove(at);
         continue;
       }
       const merged = this.mergeMap(at === -1 ? undefined : (out[at] as Obj), element, items);
       if (merged === DELETED) {
-        if (at !== -1) out.splice(at, 1);
-      } else if (at === -1) out.push(merged);
-      else out[at] = merged;
+        if (at !== -1) byKey.remove(at);
+      } else if (at === -1) byKey.push(merged);
+      else byKey.replace(at, merged);
     }
-    return out;
+    return byKey.list();
   }
 
   /** A value the patch adds where nothing was: its directives are instructions, not data. */
@@ -195,14 +292,15 @@ export class StrategicMerge {
   private ordered(list: unknown[], order: unknown[], node: SchemaNode | undefined): unknown[] {
     const mergeKey = this.view.resolve(node)?.patchMergeKey;
     const keyOf = (v: unknown) => (mergeKey !== undefined && isPlainObject(v) ? v[mergeKey] : v);
-    const wanted = order.map((o) => (mergeKey !== undefined && isPlainObject(o) ? o[mergeKey] : o));
-    const rank = (v: unknown) => {
-      const i = wanted.indexOf(keyOf(v));
-      return i === -1 ? wanted.length : i;
-    };
+    // Each value's first place in the order, looked up once per element rather than per comparison.
+    const places = new Map<unknown, number>();
+    order.forEach((o, i) => {
+      const k = mergeKey !== undefined && isPlainObject(o) ? o[mergeKey] : o;
+      if (!places.has(k)) places.set(k, i);
+    });
     return list
-      .map((v, i) => ({ v, i }))
-      .sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i)
+      .map((v, i) => ({ v, i, rank: places.get(keyOf(v)) ?? order.length }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
       .map((x) => x.v);
   }
 }
