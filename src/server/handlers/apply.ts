@@ -21,6 +21,7 @@ import {
 import { isPlainObject } from '../../patch/index.ts';
 import type { RequestContext } from '../context.ts';
 import { addWarnings } from '../warnings.ts';
+import { breathe } from './breathe.ts';
 import { admitFor, type HandlerEnv, type Target } from './env.ts';
 import { fieldValidationOf } from './field-validation.ts';
 import { retryLostRace } from './lost-races.ts';
@@ -107,6 +108,8 @@ export async function applyPatch(
         `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicateLines.join('\n  ')}`,
       );
   }
+  const size = 'cbor' in body ? body.cbor.length : body.text.length;
+  await breathe(size);
   const fields = t.served.fields(t.subresource);
   const kind = t.served.kind;
   for (let attempt = 1; ; attempt++) {
@@ -120,6 +123,7 @@ export async function applyPatch(
       force ?? false,
     );
     if (duplicateLines.length > 0 && validation === 'Strict') throw strictError();
+    await breathe(size);
     const { typeErrors } = kind.schema.normalize(next);
     if (typeErrors.length > 0) {
       // Upstream finds these while typing the configuration and answers a plain 500.
@@ -135,6 +139,7 @@ export async function applyPatch(
         message: `failed to create typed patch object (${text(named.namespace)}/${text(named.name)}; ${gvk}): ${problems}`,
       });
     }
+    await breathe(size);
     if (next.metadata === undefined) next.metadata = {};
     const meta = next.metadata;
     if (current === null) {

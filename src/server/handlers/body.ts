@@ -11,6 +11,7 @@ import type { KindSchema } from '../../schema/types.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource } from '../served-resources.ts';
 import { addWarnings } from '../warnings.ts';
+import { breathe } from './breathe.ts';
 import { codecsOf, type HandlerEnv } from './env.ts';
 import { fieldValidationOf, strictFindings } from './field-validation.ts';
 
@@ -114,6 +115,7 @@ export async function decodeAs(
   // the one empty entry upstream treats the same way.
   const meta = obj.metadata as { managedFields?: unknown } | undefined;
   if (Array.isArray(meta?.managedFields) && meta.managedFields.length === 0) meta.managedFields = [{}];
+  await breathe(raw.length);
   const { unknownFields, typeErrors } = schema.normalize(obj);
   if (typeErrors.length > 0) {
     throw badRequest(
@@ -130,5 +132,6 @@ export async function decodeAs(
     // Only what the response can carry is kept: upstream bounds Warning headers (warnings.ts).
     addWarnings(ctx.warnings, found.warnings);
   }
+  await breathe(raw.length);
   return obj;
 }

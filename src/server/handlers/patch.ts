@@ -34,6 +34,7 @@ import {
 import { addWarnings } from '../warnings.ts';
 import { applyPatch } from './apply.ts';
 import { readBody } from './body.ts';
+import { breathe } from './breathe.ts';
 import { admitFor, type HandlerEnv, type ResourceHandler, type Target } from './env.ts';
 import { type FieldValidation, fieldValidationOf, sortedWalkOrder } from './field-validation.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
@@ -126,6 +127,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
   const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'PatchOptions').fieldManager);
   const fields = t.served.fields(t.subresource);
   const doc = parsePatch(text, type, validation);
+  await breathe(raw.length);
   const kind = t.served.kind;
   const own = kind.resource;
   const ownApiVersion = own.group === '' ? own.version : `${own.group}/${own.version}`;
@@ -227,6 +229,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
     }
     return next;
   };
+  await breathe(raw.length);
   const object = await t.served.store.patch(t.namespace, t.name, change, {
     dryRun,
     subresource: t.subresource,
