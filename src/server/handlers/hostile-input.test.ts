@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MAX_NESTING_DEPTH } from '../../codec/depth.ts';
-import { type Reply, startTestApiServer, type TestApiServer } from '../testing/index.ts';
+import { type Reply, startTestApiServer, type TestApiServer, warningsOf } from '../testing/index.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
@@ -56,6 +56,15 @@ describe('hostile input', () => {
       );
     });
     assert.equal((await t.call({ path: `${CM}/deep` })).status, 404);
+  });
+
+  it('a create with 50,000 unknown fields answers 201 with warnings bounded as upstream bounds them', async () => {
+    const unknown = Array.from({ length: 50_000 }, (_, i) => `"u${i}":1`).join(',');
+    const r = await t.call({ method: 'POST', path: CM, body: `{"metadata":{"name":"flood"},${unknown}}` });
+    assert.equal(r.status, 201, r.body);
+    const warnings = warningsOf(r);
+    assert.equal(warnings[0], 'unknown field "u0"');
+    assert.ok(warnings.length > 100 && warnings.length < 400, String(warnings.length));
   });
 
   it('a body summary in hex when the body does not open a JSON object', async () => {
