@@ -30,12 +30,41 @@ enum Ch {
 interface Frame {
   /** Keys seen so far in an object; undefined for an array. */
   keys?: Set<string>;
-  /** The path of the container itself. */
-  path: string;
+  /** The container holding this one (undefined at the top), and this one's key or index there. */
+  parent: Frame | undefined;
+  name: string | number;
+  /** The path of the container itself, spelled out the first time it is needed. */
+  path?: string;
   /** Next element index, for arrays. */
   index: number;
-  /** The key or index the next value belongs to. */
+  /** The key the next value belongs to, for objects. */
   pending: string;
+}
+
+/**
+ * The path of a container. Most documents repeat no key, so paths are spelled out only for a
+ * repeat (or an ordinal asked for), not for every key and element of a large body.
+ */
+function pathOf(f: Frame): string {
+  if (f.path !== undefined) return f.path;
+  // Iterative: a document may nest as deeply as the depth limit allows.
+  const chain: Frame[] = [];
+  let g: Frame | undefined = f;
+  while (g !== undefined && g.path === undefined) {
+    chain.push(g);
+    g = g.parent;
+  }
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const c = chain[i];
+    c.path = c.parent === undefined ? '' : childPathIn(c.parent, c.name);
+  }
+  return chain[0].path as string; // chain[0] is f, its path set just now
+}
+
+/** The path of the value at `name` (a key or an index) in container `f`. */
+function childPathIn(f: Frame, name: string | number): string {
+  const base = pathOf(f);
+  return f.keys === undefined ? `${base}[${name}]` : base === '' ? String(name) : `${base}.${name}`;
 }
 
 /** Index just past the string that opens at `at` (a quote). */
@@ -58,9 +87,7 @@ export function scanDuplicateKeys(text: string, ordinalsOf: ReadonlySet<string> 
   const stack: Frame[] = [];
   let ordinal = 0;
   let expectKey = false;
-  const childPath = (f: Frame) =>
-    f.keys === undefined ? `${f.path}[${f.pending}]` : f.path === '' ? f.pending : `${f.path}.${f.pending}`;
-  const valuePath = () => (stack.length === 0 ? '' : childPath(stack[stack.length - 1]));
+  const wantOrdinals = ordinalsOf.size > 0;
 
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
@@ -71,11 +98,13 @@ export function scanDuplicateKeys(text: string, ordinalsOf: ReadonlySet<string> 
         const raw = text.slice(i + 1, end - 1);
         const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw;
         top.pending = key;
-        const path = childPath(top);
-        if (top.keys.has(key)) duplicates.push({ path, ordinal });
+        if (top.keys.has(key)) duplicates.push({ path: childPathIn(top, key), ordinal });
         else {
           top.keys.add(key);
-          if (ordinalsOf.has(path)) ordinals.set(path, ordinal);
+          if (wantOrdinals) {
+            const path = childPathIn(top, key);
+            if (ordinalsOf.has(path)) ordinals.set(path, ordinal);
+          }
         }
         ordinal++;
         expectKey = false;
@@ -84,18 +113,16 @@ export function scanDuplicateKeys(text: string, ordinalsOf: ReadonlySet<string> 
       continue;
     }
     if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
-      const path = valuePath();
-      stack.push(
-        c === Ch.OpenBrace
-          ? { keys: new Set(), path, index: 0, pending: '' }
-          : { path, index: 0, pending: '0' },
-      );
+      const parent = stack[stack.length - 1];
+      const name = parent === undefined ? '' : parent.keys === undefined ? parent.index : parent.pending;
+      const keys = c === Ch.OpenBrace ? new Set<string>() : undefined;
+      stack.push({ keys, parent, name, index: 0, pending: '' });
       expectKey = c === Ch.OpenBrace;
     } else if (c === Ch.CloseBrace || c === Ch.CloseBracket) {
       stack.pop();
     } else if (c === Ch.Comma) {
       const top = stack[stack.length - 1];
-      if (top.keys === undefined) top.pending = String(++top.index);
+      if (top.keys === undefined) top.index++;
       else expectKey = true;
     }
     i++;
