@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { apiScenarios } from './api/scenarios.ts';
 import { codecScenario } from './codec/index.ts';
+import { stallsScenario } from './codec/request-stalls.ts';
 import { parseBenchArgs, UsageError } from './lib/args.ts';
 import { describeMachine, formatMachine } from './lib/machine.ts';
 import { writeReport } from './lib/report.ts';
@@ -15,7 +16,13 @@ import type { Scenario } from './lib/scenario.ts';
 import { startupScenario } from './startup/index.ts';
 import { storageScenario } from './storage/index.ts';
 
-const SCENARIOS: Scenario[] = [storageScenario, startupScenario, codecScenario, ...apiScenarios];
+const SCENARIOS: Scenario[] = [
+  storageScenario,
+  startupScenario,
+  codecScenario,
+  stallsScenario,
+  ...apiScenarios,
+];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const REPORT_PATH = fileURLToPath(new URL('./REPORT.md', import.meta.url));
