@@ -30,6 +30,15 @@ export function gzipStream(): import('node:zlib').Gzip {
 /** Upstream compresses object responses above 128 KiB: below that, gzip costs more than it saves. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
+/**
+ * Whether the client has gone: its HTTP/2 stream was reset or closed, or its HTTP/1.1 connection
+ * closed. Work for such a response stops (Http2ServerResponse has no `destroyed`; its stream does).
+ */
+export function responseGone(res: RequestContext['res']): boolean {
+  const r = res as unknown as { destroyed?: boolean; stream?: { destroyed: boolean } };
+  return r.destroyed === true || r.stream?.destroyed === true;
+}
+
 export function acceptsGzip(ctx: RequestContext): boolean {
   const header = String(ctx.req.headers['accept-encoding'] ?? '');
   return header.split(',').some((part) => {
@@ -53,7 +62,7 @@ function sendBody(ctx: RequestContext, status: number, contentType: string, body
     return;
   }
   gzip(body, (err, zipped) => {
-    if (ctx.res.headersSent || ctx.res.destroyed) return;
+    if (ctx.res.headersSent || responseGone(ctx.res)) return;
     if (err !== null) {
       ctx.res.writeHead(status, headers);
       ctx.res.end(body);
@@ -74,7 +83,7 @@ export function sendWarnings(ctx: RequestContext): void {
 }
 
 export function writeText(ctx: RequestContext, status: number, body: string): void {
-  if (ctx.res.headersSent) return;
+  if (ctx.res.headersSent || responseGone(ctx.res)) return;
   sendWarnings(ctx);
   ctx.res.writeHead(status, {
     'content-type': 'text/plain; charset=utf-8',
@@ -91,7 +100,8 @@ export function writeJson(
   value: unknown,
   contentType = 'application/json',
 ): void {
-  if (ctx.res.headersSent) return;
+  // Nobody reads it: encoding a large list for a reset stream is the work a rapid reset costs.
+  if (ctx.res.headersSent || responseGone(ctx.res)) return;
   sendWarnings(ctx);
   const pretty = ctx.query.get('pretty');
   const body =
@@ -108,7 +118,7 @@ export function writeEncoded(
   value: unknown,
   serializer: Serializer,
 ): void {
-  if (ctx.res.headersSent) return;
+  if (ctx.res.headersSent || responseGone(ctx.res)) return;
   sendWarnings(ctx);
   if (serializer.binary) {
     sendBody(ctx, status, serializer.mediaType, serializer.encode(value));
@@ -128,6 +138,7 @@ function asApiError(err: unknown): unknown {
 
 export function writeError(ctx: RequestContext, err: unknown): void {
   const status = statusOf(asApiError(err));
+  if (responseGone(ctx.res)) return;
   if (ctx.res.headersSent) {
     ctx.res.end();
     return;

@@ -8,34 +8,39 @@ import type { Writable } from 'node:stream';
 import type { ListObject } from '../../registry/generic-store.ts';
 import { type EncodedRun, isJoined } from '../../storage/encoded.ts';
 import type { RequestContext } from '../context.ts';
-import { acceptsGzip, gzipStream, sendWarnings } from '../respond.ts';
+import { acceptsGzip, gzipStream, responseGone, sendWarnings } from '../respond.ts';
 
 /** Bytes gathered before a write: large enough that per-write costs vanish, small enough to stream. */
 const PIECE_BYTES = 1 << 20;
 
 const COMMA = 0x2c;
 
-/** Resolves when `out` can take more, or is gone. */
-function drained(out: Writable): Promise<void> {
+/** Resolves when `out` can take more, or it or the response is gone (a reset stream never drains). */
+function drained(out: Writable, res: RequestContext['res']): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       out.off('drain', done);
       out.off('close', done);
       out.off('error', done);
+      res.off('close', done);
       resolve();
     };
     out.once('drain', done);
     out.once('close', done);
     out.once('error', done);
+    res.once('close', done);
   });
 }
+
+/** Thrown inside writeEncodedList when the client has gone: the list is abandoned. */
+const GONE = Symbol('gone');
 
 export async function writeEncodedList(
   ctx: RequestContext,
   list: ListObject,
   runs: readonly EncodedRun[],
 ): Promise<void> {
-  if (ctx.res.headersSent) return;
+  if (ctx.res.headersSent || responseGone(ctx.res)) return;
   sendWarnings(ctx);
   const { apiVersion, kind, metadata } = list;
   const head = Buffer.from(`${JSON.stringify({ apiVersion, kind, metadata }).slice(0, -1)},"items":[`);
@@ -61,50 +66,56 @@ export async function writeEncodedList(
   }
   const out: Writable = zipped ? gzipStream() : ctx.res;
   if (zipped) (out as ReturnType<typeof gzipStream>).pipe(ctx.res);
-  const gone = () => ctx.res.destroyed || out.destroyed;
+  // A reset stream or closed connection stops the copying at the next piece: nothing more is
+  // encoded or compressed for it, and its pieces and compressor are let go at once.
+  const gone = () => responseGone(ctx.res) || out.destroyed;
   // Runs are copied into pieces of PIECE_BYTES: a joined run spans as many as it needs, an item
   // larger than a piece gets one of its own size.
   let piece = takePiece(head.length);
   let used = head.copy(piece, 0);
   const send = async () => {
+    if (gone()) throw GONE;
     const full = piece;
     const chunk = full.subarray(0, used);
     piece = takePiece(0);
     used = 0;
     // The piece is reused once the socket is done with it.
-    if (!out.write(chunk, () => givePiece(full))) await drained(out);
+    if (!out.write(chunk, () => givePiece(full))) await drained(out, ctx.res);
+    if (gone()) throw GONE;
   };
-  for (let i = 0; i < runs.length; i++) {
-    const run = runs[i];
-    if (i > 0) {
-      if (used === piece.length) await send();
-      piece[used++] = COMMA;
-    }
-    if (isJoined(run)) {
-      const { joined } = run;
-      for (let from = 0; from < joined.length; ) {
-        if (used === piece.length) {
-          await send();
-          if (gone()) return;
-        }
-        const n = joined.copy(piece, used, from);
-        used += n;
-        from += n;
+  try {
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i];
+      if (i > 0) {
+        if (used === piece.length) await send();
+        piece[used++] = COMMA;
       }
-      continue;
+      if (isJoined(run)) {
+        const { joined } = run;
+        for (let from = 0; from < joined.length; ) {
+          if (used === piece.length) await send();
+          const n = joined.copy(piece, used, from);
+          used += n;
+          from += n;
+        }
+        continue;
+      }
+      if (used + run.bytes > piece.length) {
+        if (used > 0) await send();
+        if (run.bytes > piece.length) piece = Buffer.allocUnsafe(run.bytes);
+      }
+      used += run.copyTo(piece, used);
     }
-    if (used + run.bytes > piece.length) {
-      if (used > 0) await send();
-      if (gone()) return;
-      if (run.bytes > piece.length) piece = Buffer.allocUnsafe(run.bytes);
-    }
-    used += run.copyTo(piece, used);
+    if (used + tail.length > piece.length) await send();
+    used += tail.copy(piece, used);
+    await send();
+    givePiece(piece);
+    out.end();
+  } catch (err) {
+    if (err !== GONE) throw err;
+    givePiece(piece);
+    if (zipped) out.destroy();
   }
-  if (used + tail.length > piece.length) await send();
-  used += tail.copy(piece, used);
-  await send();
-  givePiece(piece);
-  if (!gone()) out.end();
 }
 
 /**

@@ -4,6 +4,7 @@
 import { badRequest } from '../../machinery/status.ts';
 import type { ReadAt } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
+import { responseGone } from '../respond.ts';
 import type { ResourceHandler } from './env.ts';
 import { chooseOutput, respondObject } from './output.ts';
 
@@ -17,5 +18,6 @@ function readAtOf(ctx: RequestContext): ReadAt | undefined {
 export const getHandler: ResourceHandler = async (ctx, env, t) => {
   const choice = chooseOutput(ctx, env, t, t.subresource === '');
   const obj = await t.served.store.get(t.namespace, t.name, readAtOf(ctx));
+  if (responseGone(ctx.res)) return;
   respondObject(ctx, t, 200, obj, choice);
 };

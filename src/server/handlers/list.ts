@@ -1,5 +1,6 @@
 // GET of a collection: selectors, paging, and the read revision.
 
+import { responseGone } from '../respond.ts';
 import type { ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
 import { chooseOutput, respondList } from './output.ts';
@@ -14,5 +15,7 @@ export const listHandler: ResourceHandler = async (ctx, env, t) => {
     continue: p.continue,
     at: p.at,
   });
+  // A client that reset its stream while the list was read gets nothing encoded for it.
+  if (responseGone(ctx.res)) return;
   await respondList(ctx, t, list, choice);
 };
