@@ -4,6 +4,7 @@
 import { AUTHORIZATION_MODES, type AuthorizationMode, isAuthorizationMode } from '../auth/authz/modes.ts';
 import { parseDuration } from '../machinery/duration.ts';
 import type { ProfileName } from '../naming/profile.ts';
+import { CONNECTION_DEFAULTS } from '../server/listener.ts';
 import type { ServerOptions } from '../server/options.ts';
 import { FlagError, type FlagSpec, flag, HelpRequested, parseFlags, usage } from './flag-parser.ts';
 
@@ -23,6 +24,11 @@ function bool(v: string | undefined): boolean {
 
 function seconds(v: string): number {
   if (!/^\d+$/.test(v)) throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return Number(v);
+}
+
+function positive(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) === 0) throw new Error('must be a positive integer');
   return Number(v);
 }
 
@@ -209,6 +215,27 @@ const FLAGS: FlagSpec[] = [
     parse: duration,
     default: 0,
   }),
+  flag({
+    name: 'request-timeout',
+    arg: '<duration>',
+    description: 'deadline of requests that are not long-running, reading their body included',
+    parse: duration,
+    default: 60_000,
+  }),
+  flag({
+    name: 'http2-max-streams-per-connection',
+    arg: '<n>',
+    description: 'streams a client may have open on one HTTP/2 connection (0: the default, 100)',
+    parse: seconds,
+    default: 0,
+  }),
+  flag({
+    name: 'max-connections',
+    arg: '<n>',
+    description: 'open connections past which new ones are answered 429 and closed',
+    parse: positive,
+    default: CONNECTION_DEFAULTS.maxConnections,
+  }),
   flag<ProfileName>({
     name: 'naming',
     arg: '<profile>',
@@ -256,5 +283,8 @@ export function parseApiserverFlags(argv: string[], name: string): ServerOptions
     livezGracePeriodMs: f['livez-grace-period'] as number,
     shutdownDelayMs: f['shutdown-delay-duration'] as number,
     naming: f.naming as ProfileName,
+    requestTimeoutMs: f['request-timeout'] as number,
+    http2MaxStreamsPerConnection: f['http2-max-streams-per-connection'] as number,
+    maxConnections: f['max-connections'] as number,
   };
 }

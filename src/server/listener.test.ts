@@ -1,14 +1,16 @@
 // The listener's TLS: the suite a client gets is the one a Go server would pick, whatever order
-// the client offers them in.
+// the client offers them in. And its bound on HTTP/2 handlers per connection (Go's rapid-reset fix).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { constants } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect } from 'node:tls';
 import { type Listener, listen } from './listener.ts';
 import { ensurePki } from './pki/ensure-pki.ts';
+import { RawH2Client } from './testing/raw-h2.ts';
 
 /** The suite and protocol a client that offers `ciphers` (Node's defaults when unset) ends up with. */
 function negotiated(port: number, ca: string, opts: { ciphers?: string; maxVersion?: 'TLSv1.2' } = {}) {
@@ -41,7 +43,9 @@ describe('listener TLS', () => {
       port: 0,
       certPem: pki.serving.certPem,
       keyPem: pki.serving.keyPem,
-      onRequest: (_req, res) => res.end(),
+      onRequest: (_req, res) => {
+        res.end();
+      },
     });
   });
   after(async () => {
@@ -67,5 +71,66 @@ describe('listener TLS', () => {
     const got = await negotiated(listener.port, ca, { maxVersion: 'TLSv1.2' });
     assert.equal(got.version, 'TLSv1.2');
     assert.match(got.cipher, /^TLS_ECDHE_(RSA|ECDSA)_WITH_AES_128_GCM_SHA256$/);
+  });
+});
+
+describe('listener HTTP/2 handler bound', () => {
+  let dir: string;
+  let listener: Listener;
+  let ca: string;
+  /** Handlers that have not been let finish. */
+  const held: (() => void)[] = [];
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'listener-h2-'));
+    const pki = await ensurePki({
+      dir,
+      caName: 'listener-test-ca',
+      hosts: ['localhost', '127.0.0.1'],
+      adminUser: 'admin',
+      adminGroups: [],
+    });
+    ca = pki.ca.certPem;
+    listener = await listen({
+      host: '127.0.0.1',
+      port: 0,
+      certPem: pki.serving.certPem,
+      keyPem: pki.serving.keyPem,
+      limits: { maxStreamsPerConnection: 10 },
+      // Work that goes on after its stream is reset, until the test lets it finish.
+      onRequest: () => new Promise<void>((resolve) => held.push(resolve)),
+    });
+  });
+  after(async () => {
+    for (const finish of held.splice(0)) finish();
+    await listener.close(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a client whose reset streams outrun their handlers gets GOAWAY ENHANCE_YOUR_CALM', async () => {
+    const raw = await RawH2Client.connect(listener.port, ca);
+    try {
+      // Waves smaller than the stream limit, each read by the server before the next is sent: the
+      // protocol's count of open streams never runs over, the handlers' count does.
+      for (let wave = 0; wave < 100 && raw.goaway === undefined; wave++) {
+        const frames: Buffer[] = [];
+        for (let i = 0; i < 8; i++) {
+          const { id, frames: open } = raw.request('/');
+          frames.push(open, raw.reset(id));
+        }
+        raw.send(...frames);
+        await Promise.race([raw.ping(), raw.closed]);
+      }
+      await raw.closed;
+      assert.equal(raw.goaway?.code, constants.NGHTTP2_ENHANCE_YOUR_CALM);
+      // Ten ran; the rest waited (four times the limit) and never started.
+      assert.equal(listener.stats().handlers, 10);
+    } finally {
+      raw.close();
+    }
+    for (const finish of held.splice(0)) finish();
+    await new Promise<void>((resolve) => {
+      const check = () => (listener.stats().handlers === 0 ? resolve() : setImmediate(check));
+      check();
+    });
   });
 });

@@ -1,6 +1,9 @@
 // The HTTPS listener: HTTP/2 and HTTP/1.1 on one port, chosen by ALPN, with client certificates
 // requested (not required) so the authenticator can read them. Keeps track of connections so that
 // shutdown can stop accepting, let in-flight requests finish, and then close what is left.
+// It also holds the connection-level limits upstream's server has (secure_serving.go): idle, header
+// and handshake timeouts, the header size, the HTTP/2 stream limit and buffer sizes, Go's bound on
+// handlers per HTTP/2 connection against rapid resets, and our bound on open connections.
 
 import {
   createSecureServer,
@@ -8,10 +11,14 @@ import {
   type Http2ServerRequest,
   type Http2ServerResponse,
   type Http2Session,
+  constants as h2,
 } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_CIPHERS, type TLSSocket } from 'node:tls';
 import type { PeerCertificate } from '../auth/authn/types.ts';
+import { ConnectionLimit } from './connection-limit.ts';
+import { closeWhenIdle } from './idle-session.ts';
+import { StreamScheduler } from './stream-scheduler.ts';
 
 /**
  * TLS 1.3 suites in the order a Go server prefers them on hardware with AES instructions: AES-128-GCM
@@ -26,6 +33,48 @@ const SERVER_CIPHERS = [
   ...DEFAULT_CIPHERS.split(':').filter((c) => !TLS13_SUITES.includes(c)),
 ].join(':');
 
+/** Connection-level limits; each defaults to upstream's value (CONNECTION_DEFAULTS). */
+export interface ConnectionLimits {
+  /** Streams a client may have open on one HTTP/2 connection, and handlers running for it. */
+  maxStreamsPerConnection: number;
+  /** A connection with no request in progress is closed after this long. */
+  idleTimeoutMs: number;
+  /** Time for a TLS handshake, and for a request's headers to arrive. */
+  headerTimeoutMs: number;
+  /**
+   * The deadline of a request that is not long-running. The filter chain answers it; the listener
+   * only closes an HTTP/1.1 connection whose request is still arriving well past it.
+   */
+  requestTimeoutMs: number;
+  /** Open connections; past it, new ones are refused (connection-limit.ts). */
+  maxConnections: number;
+  /** Bytes of request headers. */
+  maxHeaderBytes: number;
+}
+
+/** At least 99% of objects in surveyed clusters are smaller than this (upstream's reasoning). */
+const BODY_99TH_PERCENTILE_BYTES = 256 * 1024;
+
+export const CONNECTION_DEFAULTS: ConnectionLimits = {
+  // secure_serving.go: with --http2-max-streams-per-connection unset (0), 100, as Go clients assume
+  // before the server's settings arrive; so a rapid-resetting client gets at most 400 waiting.
+  maxStreamsPerConnection: 100,
+  // secure_serving.go: IdleTimeout 90 s ("matches http.DefaultTransport keep-alive timeout").
+  idleTimeoutMs: 90_000,
+  // secure_serving.go: ReadHeaderTimeout 32 s ("just shy of requestTimeoutUpperBound"); Go's TLS
+  // handshake deadline is the same value.
+  headerTimeoutMs: 32_000,
+  // --request-timeout's default.
+  requestTimeoutMs: 60_000,
+  // Ours (upstream has none). An idle TLS connection costs about 60 KB here (2,000 idle HTTP/1.1
+  // keep-alive connections: +118 MB RSS), so 1,024 hold at most about 60 MB; a client-go or
+  // kubectl process multiplexes everything over one HTTP/2 connection, so that is a thousand
+  // client processes, and it stays well inside common descriptor limits.
+  maxConnections: 1024,
+  // secure_serving.go: MaxHeaderBytes 1 << 20.
+  maxHeaderBytes: 1 << 20,
+};
+
 export interface ListenerOptions {
   host: string;
   port: number;
@@ -33,48 +82,161 @@ export interface ListenerOptions {
   keyPem: string;
   /** CA bundle for client certificates; none means client certificates are not asked for. */
   clientCaPem?: string;
-  onRequest: (req: Http2ServerRequest, res: Http2ServerResponse) => void;
+  /** Handles a request; the promise settles when its work is done (HTTP/2 handler accounting). */
+  onRequest: (req: Http2ServerRequest, res: Http2ServerResponse) => Promise<void> | void;
+  /** Answers a request on a connection past the connection bound (a 429 Status, say). */
+  onRefused?: (req: Http2ServerRequest, res: Http2ServerResponse) => void;
+  limits?: Partial<ConnectionLimits>;
+}
+
+export interface ListenerStats {
+  /** Open connections admitted (refused ones are not counted). */
+  connections: number;
+  /** Request handlers whose work has not settled, including those of streams already reset. */
+  handlers: number;
 }
 
 export interface Listener {
   server: Http2SecureServer;
   port: number;
+  stats(): ListenerStats;
   /** Stops accepting, waits up to `graceMs` for in-flight requests, then closes every connection. */
   close(graceMs: number): Promise<void>;
 }
 
+/** Node's HTTP/1.1 server reads these from the server object (Http2SecureServer leaves some unset). */
+interface Http1Settings {
+  keepAliveTimeout?: number;
+  headersTimeout?: number;
+  requestTimeout?: number;
+  connectionsCheckingInterval?: number;
+  maxHeaderSize?: number;
+}
+
 export async function listen(opts: ListenerOptions): Promise<Listener> {
-  const server = createSecureServer(
-    {
-      allowHTTP1: true,
-      key: opts.keyPem,
-      cert: opts.certPem,
-      ca: opts.clientCaPem,
-      requestCert: opts.clientCaPem !== undefined,
-      rejectUnauthorized: false,
-      minVersion: 'TLSv1.2',
-      ciphers: SERVER_CIPHERS,
-      honorCipherOrder: true,
+  const limits = { ...CONNECTION_DEFAULTS, ...opts.limits };
+  const maxStreams = limits.maxStreamsPerConnection;
+  const server = createSecureServer({
+    allowHTTP1: true,
+    key: opts.keyPem,
+    cert: opts.certPem,
+    ca: opts.clientCaPem,
+    requestCert: opts.clientCaPem !== undefined,
+    rejectUnauthorized: false,
+    minVersion: 'TLSv1.2',
+    ciphers: SERVER_CIPHERS,
+    honorCipherOrder: true,
+    handshakeTimeout: limits.headerTimeoutMs,
+    settings: {
+      maxConcurrentStreams: maxStreams,
+      // secure_serving.go: per-stream receive buffer and frame size shrunk from Go's 1 MB to what
+      // holds nearly every object in one frame.
+      initialWindowSize: BODY_99TH_PERCENTILE_BYTES,
+      maxFrameSize: BODY_99TH_PERCENTILE_BYTES,
+      maxHeaderListSize: limits.maxHeaderBytes,
     },
-    opts.onRequest,
-  );
+  });
+  const http1 = server as unknown as Http1Settings;
+  http1.keepAliveTimeout = limits.idleTimeoutMs;
+  http1.headersTimeout = limits.headerTimeoutMs;
+  // A backstop only: the filter chain's deadline (which starts once the headers are in) answers
+  // first with a Status; this closes a connection whose request body is still trickling after it.
+  http1.requestTimeout = limits.requestTimeoutMs + limits.headerTimeoutMs;
+  http1.connectionsCheckingInterval = Math.max(50, Math.min(5_000, limits.headerTimeoutMs / 4));
+  http1.maxHeaderSize = limits.maxHeaderBytes;
+
+  const limit = new ConnectionLimit(limits.maxConnections);
+  server.maxConnections = limit.acceptLimit;
+  const schedulers = new WeakMap<Http2Session, StreamScheduler>();
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
   let inFlight = 0;
+  let handlers = 0;
   let drained: (() => void) | undefined;
-  server.on('secureConnection', (socket: Socket) => {
+  server.on('secureConnection', (socket: TLSSocket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    // HTTP/2 connections are admitted as sessions (below), which Node made before this ran.
+    if (socket.alpnProtocol !== 'h2') limit.admit(socket, () => socket.destroy());
   });
   server.on('session', (session: Http2Session) => {
     sessions.add(session);
-    session.on('close', () => sessions.delete(session));
+    const scheduler = new StreamScheduler(maxStreams, () => {
+      // Go's answer to a client that resets faster than it reads: GOAWAY ENHANCE_YOUR_CALM. Not
+      // from inside the frame callback this runs in (nghttp2 fails the session then, without it).
+      setImmediate(() => {
+        session.goaway(h2.NGHTTP2_ENHANCE_YOUR_CALM);
+        session.destroy();
+      });
+    });
+    schedulers.set(session, scheduler);
+    session.on('close', () => {
+      sessions.delete(session);
+      scheduler.clear();
+    });
+    // secure_serving.go: the connection's receive buffer holds a full buffer for every stream.
+    session.once('localSettings', () => {
+      if (!session.destroyed) session.setLocalWindowSize(BODY_99TH_PERCENTILE_BYTES * maxStreams);
+    });
+    closeWhenIdle(session, limits.idleTimeoutMs);
+    limit.admit(session, () => session.destroy());
   });
   server.on('request', (_req: Http2ServerRequest, res: Http2ServerResponse) => {
     inFlight++;
     res.on('close', () => {
       inFlight--;
       if (inFlight === 0) drained?.();
+    });
+  });
+  const runHandler = (req: Http2ServerRequest, res: Http2ServerResponse): Promise<void> | undefined => {
+    handlers++;
+    let work: Promise<void> | void;
+    try {
+      work = opts.onRequest(req, res);
+    } catch {
+      work = undefined;
+    }
+    if (work === undefined) {
+      handlers--;
+      return undefined;
+    }
+    return work.then(
+      () => {
+        handlers--;
+      },
+      () => {
+        handlers--;
+      },
+    );
+  };
+  const refuse = (req: Http2ServerRequest, res: Http2ServerResponse, closeConnection: () => void) => {
+    res.once('close', closeConnection);
+    if (opts.onRefused === undefined) res.writeHead(429).end();
+    else opts.onRefused(req, res);
+  };
+  server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
+    const stream = req.stream as Http2ServerRequest['stream'] | undefined;
+    if (stream === undefined) {
+      // HTTP/1.1: one request at a time per connection; Node's server paces them.
+      const socket = req.socket;
+      if (limit.isRefused(socket)) {
+        res.setHeader('connection', 'close');
+        refuse(req, res, () => socket.destroy());
+        return;
+      }
+      void runHandler(req, res);
+      return;
+    }
+    const session = stream.session;
+    if (session === undefined) return;
+    if (limit.isRefused(session)) {
+      refuse(req, res, () => session.close());
+      return;
+    }
+    schedulers.get(session)?.admit({
+      // A stream reset before its handler could start costs nothing more.
+      start: () => (stream.destroyed ? undefined : runHandler(req, res)),
+      gone: () => stream.destroyed,
     });
   });
   // A client that sends garbage must not take the process down.
@@ -93,6 +255,7 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
   return {
     server,
     port,
+    stats: () => ({ connections: limit.connections, handlers }),
     async close(graceMs: number) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sessions) s.close();

@@ -41,8 +41,19 @@ export interface ServerOptions {
   /** On shutdown, /readyz fails this long before the listener stops accepting. */
   shutdownDelayMs?: number;
   naming?: ProfileName;
-  /** Deadline of requests that are not long-running. */
+  /** Deadline of requests that are not long-running, reading their body included (`--request-timeout`). */
   requestTimeoutMs?: number;
+  /**
+   * Streams a client may have open on one HTTP/2 connection (`--http2-max-streams-per-connection`);
+   * 0 or unset is upstream's 100.
+   */
+  http2MaxStreamsPerConnection?: number;
+  /** Open connections past which new ones are refused with a 429 (`--max-connections`). */
+  maxConnections?: number;
+  /** A connection with no request in progress is closed after this long (upstream: 90 s). */
+  idleTimeoutMs?: number;
+  /** Time for a TLS handshake and for a request's headers (upstream: 32 s). */
+  headerTimeoutMs?: number;
   /** How long in-flight requests may take to finish at shutdown. */
   shutdownGraceMs?: number;
   /**

@@ -17,6 +17,7 @@ import { X509Authenticator } from '../auth/authn/x509.ts';
 import { buildAuthorizer } from '../auth/authz/modes.ts';
 import { renderClientConfig } from '../client/client-config.ts';
 import { GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
+import { tooManyRequests } from '../machinery/status.ts';
 import { namespaceFinalizer } from '../naming/finalizers.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import { CachedStorage } from '../storage/cacher/index.ts';
@@ -28,12 +29,12 @@ import { featureGates } from './feature-gates.ts';
 import { buildFilterChain } from './filters/index.ts';
 import { DEFAULT_WATCH_BUDGET, WatchBudget } from './handlers/watch-budget.ts';
 import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
-import { listen } from './listener.ts';
+import { CONNECTION_DEFAULTS, type ListenerStats, listen } from './listener.ts';
 import { buildOpenApi } from './openapi-documents.ts';
 import { DEFAULTS, type ServerOptions } from './options.ts';
 import { ensurePki } from './pki/ensure-pki.ts';
 import { parseRequestInfo } from './request-info.ts';
-import { GZIP_THRESHOLD_BYTES, writeError } from './respond.ts';
+import { GZIP_THRESHOLD_BYTES, responseGone, writeError } from './respond.ts';
 import { buildRouter } from './routes.ts';
 import { ServedResources } from './served-resources.ts';
 import { versionDocument } from './version.ts';
@@ -48,6 +49,8 @@ export interface ServerHandle {
   adminConfig: string;
   /** Resolves once every post-start hook has finished (/readyz turns 200). */
   ready: Promise<void>;
+  /** Open connections and request handlers still working, as the listener counts them. */
+  connectionStats(): ListenerStats;
   stop(): Promise<void>;
 }
 
@@ -197,7 +200,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   const closing = new AbortController();
   // Every request in flight listens for shutdown: far more than the default warning threshold.
   setMaxListeners(0, closing.signal);
-  const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
+  const contextOf = (req: Http2ServerRequest, res: Http2ServerResponse): RequestContext => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const aborted = new AbortController();
@@ -205,7 +208,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     res.on('close', abort);
     closing.signal.addEventListener('abort', abort, { once: true });
     res.on('close', () => closing.signal.removeEventListener('abort', abort));
-    const ctx: RequestContext = {
+    return {
       req,
       res,
       method: req.method ?? 'GET',
@@ -216,9 +219,26 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       signal: aborted.signal,
       gzipAboveBytes: env.gate('APIResponseCompression') ? GZIP_THRESHOLD_BYTES : undefined,
     };
-    handle(ctx).catch((err) => writeError(ctx, err));
   };
+  // The promise settles when the request's work is done: the listener counts HTTP/2 handlers by it.
+  const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse): Promise<void> | undefined => {
+    // A stream reset before its handler started (it waited its turn) needs no work at all.
+    if (responseGone(res)) return undefined;
+    const ctx = contextOf(req, res);
+    return handle(ctx).catch((err) => writeError(ctx, err));
+  };
+  const maxConnections = options.maxConnections ?? CONNECTION_DEFAULTS.maxConnections;
+  const onRefused = (req: Http2ServerRequest, res: Http2ServerResponse) =>
+    writeError(
+      contextOf(req, res),
+      tooManyRequests(
+        `the server has reached its limit of ${maxConnections} open connections, please try again later`,
+        1,
+      ),
+    );
 
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+  const streams = options.http2MaxStreamsPerConnection ?? 0;
   const listener = await listen({
     host,
     port: options.securePort ?? DEFAULTS.securePort,
@@ -226,6 +246,14 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     keyPem,
     clientCaPem: clientCa,
     onRequest,
+    onRefused,
+    limits: {
+      maxStreamsPerConnection: streams > 0 ? streams : CONNECTION_DEFAULTS.maxStreamsPerConnection,
+      requestTimeoutMs,
+      maxConnections,
+      idleTimeoutMs: options.idleTimeoutMs ?? CONNECTION_DEFAULTS.idleTimeoutMs,
+      headerTimeoutMs: options.headerTimeoutMs ?? CONNECTION_DEFAULTS.headerTimeoutMs,
+    },
   }).catch(async (err) => {
     await storage.close();
     throw err;
@@ -277,6 +305,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     adminConfigPath,
     adminConfig,
     ready,
+    connectionStats: () => listener.stats(),
     stop() {
       stopping ??= (async () => {
         shuttingDown = true;
