@@ -6,6 +6,7 @@ import { NotAcceptableError, negotiateOutput, UnsupportedMediaTypeError } from '
 import type { Serializer } from '../codec/serializers.ts';
 import { notAcceptable, statusOf, unsupportedMediaType } from '../machinery/status.ts';
 import type { RequestContext } from './context.ts';
+import { warningHeaders } from './warnings.ts';
 
 // zlib loads with the first large response: about half a megabyte an idle server need not hold.
 const requireBuiltin = createRequire(import.meta.url);
@@ -75,10 +76,8 @@ function sendBody(ctx: RequestContext, status: number, contentType: string, body
 
 export function sendWarnings(ctx: RequestContext): void {
   if (ctx.warnings.length > 0 && !ctx.res.headersSent) {
-    ctx.res.setHeader(
-      'warning',
-      ctx.warnings.map((w) => `299 - "${w.replace(/["\\]/g, (c) => `\\${c}`)}"`),
-    );
+    // Bounded as upstream bounds them: a body with 300k unknown fields is not 300k headers.
+    ctx.res.setHeader('warning', warningHeaders(ctx.warnings));
   }
 }
 

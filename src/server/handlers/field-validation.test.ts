@@ -236,6 +236,21 @@ describe('fieldValidation over HTTP', () => {
     );
   });
 
+  it('Warn with thousands of unknown fields sends Warning headers bounded as upstream bounds them', async () => {
+    const unknown = Array.from({ length: 5000 }, (_, i) => `"unknown-field-number-${i}":1`).join(',');
+    const r = await t.call({
+      method: 'POST',
+      path: CM,
+      body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"many-unknown"},${unknown}}`,
+    });
+    assert.equal(r.status, 201, r.body);
+    const warnings = warningsOf(r);
+    assert.ok(warnings.length > 0 && warnings.length < 5000, String(warnings.length));
+    // Upstream adds warnings until their total reaches 4096 runes: the last may pass it by one's worth.
+    assert.ok(warnings.join('').length < 4096 + 256, 'about 4096 characters of warnings in all');
+    assert.equal(warnings[0], 'unknown field "unknown-field-number-0"');
+  });
+
   it('a bad fieldValidation value is a 400', async () => {
     const r = await t.call({ method: 'POST', path: `${CM}?fieldValidation=Loud`, body: jsonBody('loud') });
     assert.equal(r.status, 400);
