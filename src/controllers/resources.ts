@@ -1,8 +1,9 @@
 // What an in-process controller sees of the server: each served resource's names and its store.
 
 import type { ApiObject } from '../machinery/object.ts';
-import type { GenericStore } from '../registry/generic-store.ts';
+import type { GenericStore, ListObject, WireWatchEvent } from '../registry/generic-store.ts';
 import type { ResourceInfo } from '../registry/resource.ts';
+import { metadataOfBody } from '../storage/encoded.ts';
 
 export interface ControlledResource {
   kind: { resource: ResourceInfo };
@@ -38,4 +39,20 @@ export function apiVersionOf(r: ResourceInfo): string {
 /** Status code of a registry error, if it has one. */
 export function codeOf(err: unknown): number | undefined {
   return (err as { code?: number }).code;
+}
+
+/**
+ * An event's object as a controller that reads only metadata sees it (upstream's metadata-only
+ * informers): `{ metadata }`, parsed alone from the watch cache's body rather than decoding the
+ * whole object. Shared with other watchers of the event, so frozen: read, never change.
+ */
+export function eventMetadata(ev: WireWatchEvent): ApiObject {
+  return ev.encoded === undefined ? ev.object : { metadata: ev.encoded.metadata };
+}
+
+/** A list's items as `{ metadata }` alone, parsed from the watch cache's bodies where it answered. */
+export function listMetadata(list: ListObject): ApiObject[] {
+  const { encoded } = list;
+  if (encoded === undefined) return list.items;
+  return encoded.map((item) => ({ metadata: metadataOfBody(item.text()) }));
 }

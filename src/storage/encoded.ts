@@ -8,7 +8,8 @@
 // Where the body's bytes live is the holder's business (the cache packs neighbours' bodies into
 // shared blocks, cacher/ordered-entries.ts); consumers read them through EncodedItem.
 
-import type { ApiObject } from '../machinery/object.ts';
+import type { ApiObject, ObjectMeta } from '../machinery/object.ts';
+import { memberOf } from './json-members.ts';
 
 /** The object's top-level kind and apiVersion, apart from its body. */
 export interface TypeMeta {
@@ -78,6 +79,11 @@ export function typeMetaPrefix(kind: string, apiVersion: string): string {
   return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)}`;
 }
 
+/** The metadata of the object a body encodes, parsing nothing else of it. */
+export function metadataOfBody(body: string): ObjectMeta | undefined {
+  return memberOf(body, 'metadata') as ObjectMeta | undefined;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -94,6 +100,8 @@ function deepFreeze<T>(value: T): T {
  */
 export class EncodedObject {
   private decoded: ApiObject | undefined;
+  /** The metadata parsed alone, for consumers that read nothing else (the garbage collector). */
+  private meta: { value: ObjectMeta | undefined } | undefined;
   private forms: Map<string, Buffer> | undefined;
 
   constructor(private readonly item: EncodedItem) {}
@@ -110,6 +118,17 @@ export class EncodedObject {
   get object(): ApiObject {
     this.decoded ??= deepFreeze(decodeBody(this.item));
     return this.decoded;
+  }
+
+  /**
+   * The object's metadata, as `object.metadata` would give it (frozen, shared in the same way), but
+   * parsed from the body's metadata member alone while the object has not been decoded: a
+   * controller that keeps a graph of owners should not decode every 3 MiB ConfigMap it sees.
+   */
+  get metadata(): ObjectMeta | undefined {
+    if (this.decoded !== undefined) return this.decoded.metadata;
+    this.meta ??= { value: deepFreeze(metadataOfBody(this.body)) };
+    return this.meta.value;
   }
 
   /** An encoding derived from the body's text, made on first request and shared after. */

@@ -15,7 +15,15 @@ import {
   type PropagationPolicy,
 } from '../../registry/deletion-propagation.ts';
 import type { WireWatch } from '../../registry/generic-store.ts';
-import { apiVersionOf, type ControlledResource, codeOf, trackAs, typeKey } from '../resources.ts';
+import {
+  apiVersionOf,
+  type ControlledResource,
+  codeOf,
+  eventMetadata,
+  listMetadata,
+  trackAs,
+  typeKey,
+} from '../resources.ts';
 
 interface OwnerRef {
   apiVersion: string;
@@ -84,7 +92,8 @@ export class GarbageCollector {
     const revisions: string[] = [];
     for (const r of this.resources) {
       const list = await r.store.list('');
-      for (const item of list.items) this.observe(r, item);
+      // The graph reads metadata alone: neither the list nor the watch decodes whole objects.
+      for (const item of listMetadata(list)) this.observe(r, item);
       revisions.push(list.metadata.resourceVersion);
     }
     this.resources.forEach((r, i) => {
@@ -115,8 +124,8 @@ export class GarbageCollector {
     void (async () => {
       try {
         for await (const ev of watch) {
-          if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.observe(r, ev.object);
-          else if (ev.type === 'DELETED') this.forget(ev.object);
+          if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.observe(r, eventMetadata(ev));
+          else if (ev.type === 'DELETED') this.forget(eventMetadata(ev));
           else if (ev.type === 'ERROR') throw new Error(String(ev.object.message ?? 'watch failed'));
         }
       } catch (err) {
@@ -133,7 +142,7 @@ export class GarbageCollector {
     if (this.stopped) return;
     const list = await r.store.list('');
     const seen = new Set<string>();
-    for (const item of list.items) {
+    for (const item of listMetadata(list)) {
       this.observe(r, item);
       seen.add(String(item.metadata?.uid));
     }

@@ -5,7 +5,7 @@
 
 import type { ApiObject } from '../../machinery/object.ts';
 import type { WireWatch } from '../../registry/generic-store.ts';
-import { type ControlledResource, codeOf, trackAs } from '../resources.ts';
+import { type ControlledResource, codeOf, listMetadata, trackAs } from '../resources.ts';
 
 const RECHECK_MS = 500;
 const MAX_RECHECK_MS = 30_000;
@@ -158,7 +158,8 @@ export class NamespaceDeleter {
     const remaining = new Map<string, number>();
     const finalizers = new Map<string, number>();
     for (const r of this.content) {
-      const { items } = await r.store.list(name);
+      // Only counts and finalizers are read: metadata alone, not whole objects.
+      const items = listMetadata(await r.store.list(name));
       if (items.length === 0) continue;
       remaining.set(`${r.kind.resource.resource}.${r.kind.resource.group}`, items.length);
       for (const item of items) {
