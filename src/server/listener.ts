@@ -67,10 +67,11 @@ export const CONNECTION_DEFAULTS: ConnectionLimits = {
   // --request-timeout's default.
   requestTimeoutMs: 60_000,
   // Ours (upstream has none). An idle TLS connection costs about 60 KB here (2,000 idle HTTP/1.1
-  // keep-alive connections: +118 MB RSS), so 1,024 hold at most about 60 MB; a client-go or
-  // kubectl process multiplexes everything over one HTTP/2 connection, so that is a thousand
-  // client processes, and it stays well inside common descriptor limits.
-  maxConnections: 1024,
+  // keep-alive connections: +118 MB RSS), so 4,096 hold at most about 250 MB. Fewer would refuse
+  // honest loads: clients that watch over HTTP/1.1 (the Python client, the benchmarks' thousand
+  // watchers with their writers beside them) take a connection per watch. Node raises its
+  // descriptor limit to the hard limit at start, which is far above this on current systems.
+  maxConnections: 4096,
   // secure_serving.go: MaxHeaderBytes 1 << 20.
   maxHeaderBytes: 1 << 20,
 };
