@@ -7,6 +7,7 @@
 
 import type { ApiObject } from '../machinery/object.ts';
 import type { EncodedItem, EncodedObject, EncodedRun } from './encoded.ts';
+import type { StoredBody } from './value-codec.ts';
 
 export type Revision = number;
 
@@ -126,6 +127,12 @@ export interface WatchEvent {
   error?: Error;
   /** The object as the watch cache holds it, shared by every watcher of the event. */
   encoded?: EncodedObject;
+  /**
+   * From a backend: the object as a body made from the JSON it stored (undefined when it could
+   * not be made without decoding), so that the watch cache need not decode `object` (which is
+   * then decoded only when read) and encode it again.
+   */
+  readonly stored?: StoredBody;
 }
 
 export interface WatchOptions {

@@ -9,7 +9,7 @@
 // one frozen copy), so nothing a caller does can change the cache. A watcher whose consumer takes
 // no more for now is parked: events pass it by, and it takes them from the window when resumed.
 
-import type { ApiObject } from '../../machinery/object.ts';
+import type { ApiObject, ObjectMeta } from '../../machinery/object.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
 import { decodeBody, EncodedObject, type EncodedRun, encodeBody, type TypeMeta } from '../encoded.ts';
 import { KeyNotFoundError, TooLargeResourceVersionError } from '../errors.ts';
@@ -258,13 +258,16 @@ export class CachedStorage implements Storage {
 
   private entryOf(obj: ApiObject): Entry {
     const { typeMeta, text, bytes } = encodeBody(obj);
+    return this.makeEntry(text, bytes, typeMeta, obj.metadata ?? {});
+  }
+
+  private makeEntry(text: string, bytes: number, typeMeta: TypeMeta, meta: ObjectMeta): Entry {
     const id = `${typeMeta.kind ?? ''} ${typeMeta.apiVersion ?? ''}`;
     let shared = this.typeMetas.get(id);
     if (shared === undefined) {
       shared = Object.freeze(typeMeta);
       this.typeMetas.set(id, shared);
     }
-    const meta = obj.metadata ?? {};
     let namespace = meta.namespace;
     if (typeof namespace === 'string') {
       const known = this.namespaces.get(namespace);
@@ -277,8 +280,13 @@ export class CachedStorage implements Storage {
   }
 
   private apply(ev: WatchEvent): void {
-    const key = keyOf(ev.object);
-    const entry = this.entryOf(ev.object);
+    // A body the backend made from the text it stored spares decoding the object and encoding it.
+    const stored = ev.type === 'DELETED' ? undefined : ev.stored;
+    const key = stored?.key ?? keyOf(ev.object);
+    const entry =
+      stored === undefined
+        ? this.entryOf(ev.object)
+        : this.makeEntry(stored.text, Buffer.byteLength(stored.text), stored.typeMeta, stored.metadata);
     const previous =
       (ev.type === 'DELETED' ? this.objects.delete(key) : this.objects.set(key, entry)) ?? null;
     const event: CachedEvent = {

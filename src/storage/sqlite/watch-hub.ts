@@ -5,8 +5,8 @@
 
 import type { ApiObject } from '../../machinery/object.ts';
 import { CompactedError } from '../errors.ts';
-import type { Predicate, Revision } from '../interface.ts';
-import { bookmarkObject, decodeValue } from '../value-codec.ts';
+import type { Predicate, Revision, WatchEvent } from '../interface.ts';
+import { bookmarkObject, decodeValue, type StoredBody, storedBody } from '../value-codec.ts';
 import { filteredEventType, WatchQueue } from '../watch-queue.ts';
 import type { LogRow, Statements } from './schema.ts';
 import type { CommittedChange } from './write-batcher.ts';
@@ -43,12 +43,43 @@ class Watcher {
   }
 }
 
-/** Decodes a change at most once however many watchers receive it. */
+/**
+ * Decodes a change at most once however many watchers receive it. A change this process just wrote
+ * (`fresh`: its value is encodeValue's JSON, which is a JSON object and decodes) goes to watchers
+ * without a predicate undecoded: its object is decoded (once for all of them) when read, and its
+ * body for the watch cache is made from the stored text instead (value-codec.ts's storedBody).
+ */
 class DecodedChange {
   private object?: ApiObject;
   private previousObject?: ApiObject | null;
+  private body?: { value: StoredBody | undefined };
 
-  constructor(readonly change: CommittedChange) {}
+  constructor(
+    readonly change: CommittedChange,
+    private readonly fresh = false,
+  ) {}
+
+  /**
+   * The event for a watcher without a predicate, undecoded (its own event, as a decoded one is);
+   * undefined when the value must be decoded first.
+   */
+  undecoded(): WatchEvent | undefined {
+    const { change } = this;
+    // A delete carries the previous value, which may be one that does not decode (an unsafe delete).
+    if (!this.fresh || change.type === 'DELETED' || change.value.charCodeAt(0) !== 0x7b) return undefined;
+    const self = this;
+    return {
+      type: change.type,
+      revision: change.revision,
+      get object() {
+        return self.value;
+      },
+      get stored() {
+        self.body ??= { value: storedBody(change.key, change.value, change.revision) };
+        return self.body.value;
+      },
+    };
+  }
 
   get value(): ApiObject {
     this.object ??= decodeValue(this.change.key, this.change.value, this.change.revision);
@@ -93,7 +124,7 @@ export class WatchHub {
 
   publish(changes: CommittedChange[]): void {
     if (this.watchers.size === 0) return;
-    const decoded = changes.map((c) => new DecodedChange(c));
+    const decoded = changes.map((c) => new DecodedChange(c, true));
     for (const w of this.watchers) {
       for (const d of decoded) {
         if (!w.covers(d.change.key)) continue;
@@ -120,6 +151,12 @@ export class WatchHub {
   private deliver(w: Watcher, d: DecodedChange): void {
     const { change } = d;
     w.lastRevision = change.revision;
+    const undecoded = w.spec.predicate === undefined ? d.undecoded() : undefined;
+    if (undecoded !== undefined) {
+      w.active = true;
+      w.queue.push(undecoded);
+      return;
+    }
     const out = filteredEventType(
       change.type,
       d.value,
@@ -158,7 +195,7 @@ export class WatchHub {
           w.buffered = [];
           w.replaying = false;
           for (const c of buffered) {
-            if (c.revision > w.lastRevision) this.deliver(w, new DecodedChange(c));
+            if (c.revision > w.lastRevision) this.deliver(w, new DecodedChange(c, true));
           }
           return;
         }
