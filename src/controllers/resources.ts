@@ -42,17 +42,30 @@ export function codeOf(err: unknown): number | undefined {
 }
 
 /**
+ * The metadata the in-process controllers read of objects they watch (ownership and lifecycle):
+ * not managedFields, labels or annotations, which in a large object can be most of it.
+ */
+const CONTROLLER_FIELDS: ReadonlySet<string> = new Set([
+  'uid',
+  'name',
+  'namespace',
+  'ownerReferences',
+  'finalizers',
+  'deletionTimestamp',
+]);
+
+/**
  * An event's object as a controller that reads only metadata sees it (upstream's metadata-only
- * informers): `{ metadata }`, parsed alone from the watch cache's body rather than decoding the
- * whole object. Shared with other watchers of the event, so frozen: read, never change.
+ * informers): `{ metadata }` with the fields it reads, parsed alone from the watch cache's body
+ * rather than decoding the whole object. Its values may be shared: read, never change.
  */
 export function eventMetadata(ev: WireWatchEvent): ApiObject {
-  return ev.encoded === undefined ? ev.object : { metadata: ev.encoded.metadata };
+  return ev.encoded === undefined ? ev.object : { metadata: ev.encoded.metadataFields(CONTROLLER_FIELDS) };
 }
 
-/** A list's items as `{ metadata }` alone, parsed from the watch cache's bodies where it answered. */
+/** A list's items as eventMetadata gives them, parsed from the watch cache's bodies where it answered. */
 export function listMetadata(list: ListObject): ApiObject[] {
   const { encoded } = list;
   if (encoded === undefined) return list.items;
-  return encoded.map((item) => ({ metadata: metadataOfBody(item.text()) }));
+  return encoded.map((item) => ({ metadata: metadataOfBody(item.text(), CONTROLLER_FIELDS) }));
 }

@@ -79,9 +79,12 @@ export function typeMetaPrefix(kind: string, apiVersion: string): string {
   return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)}`;
 }
 
-/** The metadata of the object a body encodes, parsing nothing else of it. */
-export function metadataOfBody(body: string): ObjectMeta | undefined {
-  return memberOf(body, 'metadata') as ObjectMeta | undefined;
+/**
+ * The metadata of the object a body encodes, parsing nothing else of it; with `only`, just those
+ * of its members.
+ */
+export function metadataOfBody(body: string, only?: ReadonlySet<string>): ObjectMeta | undefined {
+  return memberOf(body, 'metadata', only) as ObjectMeta | undefined;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -129,6 +132,18 @@ export class EncodedObject {
     if (this.decoded !== undefined) return this.decoded.metadata;
     this.meta ??= { value: deepFreeze(metadataOfBody(this.body)) };
     return this.meta.value;
+  }
+
+  /**
+   * Just the metadata members `only` names, parsed alone from the body (or read off the object if
+   * it was decoded): a controller that reads owners and finalizers skips a large object's
+   * managedFields too. Not shared between callers; its values may be: read, never change.
+   */
+  metadataFields(only: ReadonlySet<string>): ObjectMeta | undefined {
+    if (this.decoded === undefined) return metadataOfBody(this.body, only);
+    const meta = this.decoded.metadata;
+    if (meta === undefined || meta === null || typeof meta !== 'object') return meta;
+    return Object.fromEntries(Object.entries(meta).filter(([k]) => only.has(k))) as ObjectMeta;
   }
 
   /** An encoding derived from the body's text, made on first request and shared after. */

@@ -38,6 +38,19 @@ describe('memberOf', () => {
     });
   }
 
+  for (const [i, obj] of tricky.entries()) {
+    it(`picks metadata fields alone as JSON.parse would (case ${i})`, () => {
+      const text = JSON.stringify(obj);
+      const only = new Set(['name', 'finalizers', 'ownerReferences', 'labels']);
+      const meta = (JSON.parse(text) as Record<string, unknown>).metadata;
+      const expected =
+        meta === null || typeof meta !== 'object'
+          ? meta
+          : Object.fromEntries(Object.entries(meta).filter(([k]) => only.has(k)));
+      assert.deepEqual(memberOf(text, 'metadata', only), expected);
+    });
+  }
+
   it('follows whitespace and escaped keys in hand-written JSON', () => {
     const text = ' { "data" : { "k" : "}\\"" } ,\n "meta\\u0064ata" : { "name" : "w" } } ';
     assert.deepEqual(memberOf(text, 'metadata'), { name: 'w' });
@@ -98,6 +111,18 @@ describe('EncodedObject.metadata', () => {
     assert.deepEqual(encoded.object.metadata, meta);
     // Once decoded, the object's own metadata is the answer.
     assert.equal(encoded.metadata, encoded.object.metadata);
+  });
+
+  it('picks fields, before and after decoding, without managedFields', () => {
+    const obj = {
+      metadata: { name: 'a', managedFields: [{ fieldsV1: { 'f:x': {} } }], finalizers: ['f'] },
+      data: { '{': '}' },
+    };
+    const only = new Set(['name', 'finalizers']);
+    const encoded = new EncodedObject(item(obj));
+    assert.deepEqual(encoded.metadataFields(only), { name: 'a', finalizers: ['f'] });
+    void encoded.object;
+    assert.deepEqual(encoded.metadataFields(only), { name: 'a', finalizers: ['f'] });
   });
 
   it('answers undefined for a body without metadata', () => {

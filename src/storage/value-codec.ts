@@ -84,8 +84,25 @@ export interface StoredBody {
   /** encodeBody's text: the object without kind and apiVersion, resourceVersion stamped. */
   text: string;
   typeMeta: TypeMeta;
-  /** Its metadata as decodeValue gives it (resourceVersion stamped): a private copy. */
+  /**
+   * Of its metadata, what the watch cache reads (name, namespace, labels, and resourceVersion as
+   * stamped), each member parsed alone: a large object's managedFields are only scanned.
+   */
   metadata: ObjectMeta;
+}
+
+const CACHE_FIELDS = new Set(['name', 'namespace', 'labels']);
+
+/** The metadata members the cache reads; undefined if the text holds a resourceVersion or does not scan. */
+function cacheFields(text: string): ObjectMeta | undefined {
+  const out: Record<string, unknown> = {};
+  let stamped = false;
+  const followed = walkMembers(text, (m) => {
+    if (m.key === 'resourceVersion') stamped = true;
+    else if (CACHE_FIELDS.has(m.key)) out[m.key] = JSON.parse(text.slice(m.valueStart, m.valueEnd));
+    return !stamped;
+  });
+  return followed && !stamped ? (out as ObjectMeta) : undefined;
 }
 
 /** Keys JSON.parse puts first whatever their place in the text (array indices): not spliced. */
@@ -124,8 +141,8 @@ export function storedBody(key: string, value: string, revision: Revision): Stor
     } else if (m.key === 'metadata') {
       if (first !== 0x7b /* { */) return undefined;
       const inner = value.slice(m.valueStart, m.valueEnd);
-      metadata = JSON.parse(inner) as ObjectMeta;
-      if (Object.hasOwn(metadata, 'resourceVersion')) return undefined;
+      metadata = cacheFields(inner);
+      if (metadata === undefined) return undefined;
       metadata.resourceVersion = resourceVersion;
       const stamped = inner === '{}' ? `{${stamp}}` : `${inner.slice(0, -1)},${stamp}}`;
       parts.push(`"metadata":${stamped}`);
