@@ -31,22 +31,29 @@ describe('WatchBudget', () => {
     assert.equal(b.closed, 1);
   });
 
-  it('refuses the watch that would take all of them past the total, and takes it again once others let go', () => {
+  it('makes room past the total by closing the watches full the longest, oldest first', () => {
     const b = new WatchBudget(limits);
-    const one = b.take(100, () => {});
-    const two = b.take(100, () => {});
+    const closed: string[] = [];
+    const one = b.take(100, () => closed.push('one'));
+    const two = b.take(100, () => closed.push('two'));
     assert.ok(one && two);
-    assert.equal(
-      b.take(60, () => {}),
-      undefined,
-    );
-    one.release();
-    one.release();
-    assert.equal(b.held, 100);
-    const three = b.take(60, () => {});
+    // 260 would pass 250: the oldest goes, and the newcomer is taken.
+    const three = b.take(60, () => closed.push('three'));
     assert.ok(three);
+    assert.deepEqual(closed, ['one']);
+    assert.equal(b.held, 160);
+    assert.equal(b.closed, 1);
+    one.release();
+    assert.equal(b.held, 160, 'a hold already let go of counts once');
+    // A drained watch lets go of its bytes and is never closed for them.
     two.release();
+    assert.equal(b.held, 60);
+    const four = b.take(100, () => closed.push('four'));
+    assert.ok(four);
+    assert.equal(b.held, 160);
+    assert.deepEqual(closed, ['one']);
     three.release();
+    four.release();
     assert.equal(b.held, 0);
   });
 

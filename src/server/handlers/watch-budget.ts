@@ -3,9 +3,10 @@
 // leaves up to a socket's worth of events in the process (measured: about 265 KB per watcher, so a
 // thousand such watchers held 265 MB, and more as they came). Upstream's watch cache closes a
 // watcher whose buffer stays full; here a watcher whose socket stays full past a stall time, or
-// whose unsent bytes pass the per-watcher bound, or that fills its socket while all watchers
-// together hold the total bound, is closed. Its client watches again from the last
-// resourceVersion it received, as it does after any closed watch, and nobody else waits for it.
+// whose unsent bytes pass the per-watcher bound, is closed, and when full watches together would
+// hold more than the total bound, those full the longest are closed to make room. A closed
+// watch's client watches again from the last resourceVersion it received, as it does after any
+// closed watch, and nobody else waits for it.
 
 /** The bounds; each server has its own budget. */
 export interface WatchBudgetLimits {
@@ -30,6 +31,8 @@ export interface Hold {
 
 export class WatchBudget {
   private heldBytes = 0;
+  /** Full spells under way, oldest first: the first to go when the total is passed. */
+  private readonly holds = new Set<HoldState>();
   /** Watches closed for holding too much or stalling, for tests and metrics. */
   closed = 0;
 
@@ -42,28 +45,44 @@ export class WatchBudget {
 
   /**
    * A watch's socket refused more with `bytes` unsent. Returns its hold, or undefined when the
-   * watch must close now; `stalled` is called if the hold is not released within the stall time.
+   * watch must close now (it alone holds more than a watch may); `close` is called if the hold is
+   * not released within the stall time, or if it is the oldest when the total would be passed.
+   * The oldest go first: a client that stopped reading stays full from then on, while one that
+   * reads, only slowly for a moment (a busy machine), fills and drains, and its spells are young.
    */
-  take(bytes: number, stalled: () => void): Hold | undefined {
-    if (bytes > this.limits.perWatcherBytes || this.heldBytes + bytes > this.limits.totalBytes) {
+  take(bytes: number, close: () => void): Hold | undefined {
+    if (bytes > this.limits.perWatcherBytes) {
       this.closed++;
       return undefined;
     }
+    for (const oldest of this.holds) {
+      if (this.heldBytes + bytes <= this.limits.totalBytes) break;
+      this.evict(oldest);
+    }
+    const state: HoldState = { bytes, close, timer: undefined };
+    state.timer = setTimeout(() => this.evict(state), this.limits.stallMs);
+    state.timer.unref();
+    this.holds.add(state);
     this.heldBytes += bytes;
-    let released = false;
-    const timer = setTimeout(() => {
-      if (released) return;
-      this.closed++;
-      stalled();
-    }, this.limits.stallMs);
-    timer.unref();
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        clearTimeout(timer);
-        this.heldBytes -= bytes;
-      },
-    };
+    return { release: () => this.release(state) };
   }
+
+  private release(state: HoldState): void {
+    if (!this.holds.delete(state)) return;
+    clearTimeout(state.timer);
+    this.heldBytes -= state.bytes;
+  }
+
+  private evict(state: HoldState): void {
+    if (!this.holds.has(state)) return;
+    this.release(state);
+    this.closed++;
+    state.close();
+  }
+}
+
+interface HoldState {
+  bytes: number;
+  close: () => void;
+  timer: NodeJS.Timeout | undefined;
 }
