@@ -18,6 +18,17 @@ async function until(what: string, cond: () => boolean, boundMs = 60_000): Promi
   }
 }
 
+/** The kernel's state of our loopback connection from `local` to `remote` (Linux), if it still has one. */
+function tcpState(local: number, remote: number): string | undefined {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f[1]?.endsWith(`:${hex(local)}`) && f[2]?.endsWith(`:${hex(remote)}`))
+      return f[3] === '01' ? 'ESTABLISHED' : f[3];
+  }
+  return undefined;
+}
+
 describe('WatchBudget', () => {
   const limits = { perWatcherBytes: 100, totalBytes: 250, stallMs: 60_000 };
 
@@ -133,22 +144,32 @@ describe('watchers that stop reading', () => {
       assert.equal(r.status, 201, r.body);
     }
     assert.equal(budget.closed, slow.length, 'the watchers that do not read are closed');
+    // Reset, not closed in turn behind the megabytes queued for them (which a client that does
+    // not read would never reach): their ends of the connections are gone though they read nothing.
+    await until('the slow connections reset', () =>
+      slow.every((res) => tcpState(res.socket.localPort ?? 0, t.server.port) !== 'ESTABLISHED'),
+    );
     await until('the reader has every event', () => seen.length === written);
     assert.deepEqual(
       seen,
       Array.from({ length: written }, (_, i) => i),
     );
-    // What the slow ones were sent ends where the server let go of them: read, they end.
-    await Promise.all(
+    // The server reset their connections: read again, they fail at once, the bytes the server had
+    // queued for them dropped rather than delivered.
+    const outcomes = await Promise.all(
       slow.map(
         (res) =>
-          new Promise((closed) => {
-            res.socket.on('close', closed);
-            res.on('error', () => {});
+          new Promise<string>((settled) => {
+            res.on('error', (err: NodeJS.ErrnoException) => settled(String(err.code)));
+            res.on('end', () => settled('ended cleanly'));
             res.resume();
             res.socket.resume();
           }),
       ),
+    );
+    assert.deepEqual(
+      outcomes,
+      slow.map(() => 'ECONNRESET'),
     );
     await until('the budget is free again', () => budget.held === 0);
     reader.destroy();

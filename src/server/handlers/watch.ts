@@ -11,6 +11,7 @@ import type { ApiObject } from '../../machinery/object.ts';
 import { initialEventsEndAnnotations } from '../../naming/profile.ts';
 import type { WireWatchEvent } from '../../registry/generic-store.ts';
 import { typeMetaPrefix, withTypeMetaJson } from '../../storage/encoded.ts';
+import { abortResponse } from '../abort-response.ts';
 import { chunkedSocketSink } from './chunked-socket-sink.ts';
 import { codecsOf, type ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
@@ -169,11 +170,11 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   let reached = p.revision ?? 0;
   // HTTP/1.1 streams are framed by the writer and written straight to their socket.
   const out = new WatchWriter(chunkedSocketSink(ctx.res) ?? ctx.res, undefined, env.watchBudget);
-  // Past its budget the watch ends at once: its unsent bytes go with its connection (HTTP/1.1) or
-  // stream (HTTP/2), and its client watches again from the last event it read.
+  // Past its budget the watch ends at once: its unsent bytes go with its connection (HTTP/1.1,
+  // reset) or stream (HTTP/2), and its client watches again from the last event it read.
   out.onOverflow = () => {
     watch.stop();
-    ctx.res.destroy();
+    abortResponse(ctx.res);
   };
   // Events arrive through a sink, in the step that produced them: no promise per event per watcher.
   // While the socket is full, they wait in the watch (where the watch cache sees a slow watcher).
