@@ -12,6 +12,29 @@ import { type Listener, listen } from './listener.ts';
 import { ensurePki } from './pki/ensure-pki.ts';
 import { RawH2Client } from './testing/raw-h2.ts';
 
+/** A listener on a free loopback port with a fresh CA and serving certificate in `dir`. */
+async function testListener(
+  prefix: string,
+  over: Pick<Parameters<typeof listen>[0], 'onRequest' | 'limits'>,
+): Promise<{ dir: string; listener: Listener; ca: string }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const pki = await ensurePki({
+    dir,
+    caName: 'listener-test-ca',
+    hosts: ['localhost', '127.0.0.1'],
+    adminUser: 'admin',
+    adminGroups: [],
+  });
+  const listener = await listen({
+    host: '127.0.0.1',
+    port: 0,
+    certPem: pki.serving.certPem,
+    keyPem: pki.serving.keyPem,
+    ...over,
+  });
+  return { dir, listener, ca: pki.ca.certPem };
+}
+
 /** The suite and protocol a client that offers `ciphers` (Node's defaults when unset) ends up with. */
 function negotiated(port: number, ca: string, opts: { ciphers?: string; maxVersion?: 'TLSv1.2' } = {}) {
   return new Promise<{ cipher: string; version: string }>((res, rej) => {
@@ -29,24 +52,11 @@ describe('listener TLS', () => {
   let listener: Listener;
   let ca: string;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'listener-tls-'));
-    const pki = await ensurePki({
-      dir,
-      caName: 'listener-test-ca',
-      hosts: ['localhost', '127.0.0.1'],
-      adminUser: 'admin',
-      adminGroups: [],
-    });
-    ca = pki.ca.certPem;
-    listener = await listen({
-      host: '127.0.0.1',
-      port: 0,
-      certPem: pki.serving.certPem,
-      keyPem: pki.serving.keyPem,
+    ({ dir, listener, ca } = await testListener('listener-tls-', {
       onRequest: (_req, res) => {
         res.end();
       },
-    });
+    }));
   });
   after(async () => {
     await listener.close(0);
@@ -81,24 +91,11 @@ describe('listener HTTP/2 handler bound', () => {
   /** Handlers that have not been let finish. */
   const held: (() => void)[] = [];
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'listener-h2-'));
-    const pki = await ensurePki({
-      dir,
-      caName: 'listener-test-ca',
-      hosts: ['localhost', '127.0.0.1'],
-      adminUser: 'admin',
-      adminGroups: [],
-    });
-    ca = pki.ca.certPem;
-    listener = await listen({
-      host: '127.0.0.1',
-      port: 0,
-      certPem: pki.serving.certPem,
-      keyPem: pki.serving.keyPem,
+    ({ dir, listener, ca } = await testListener('listener-h2-', {
       limits: { maxStreamsPerConnection: 10 },
       // Work that goes on after its stream is reset, until the test lets it finish.
       onRequest: () => new Promise<void>((resolve) => held.push(resolve)),
-    });
+    }));
   });
   after(async () => {
     for (const finish of held.splice(0)) finish();
