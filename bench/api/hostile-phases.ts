@@ -10,6 +10,7 @@ import type { HostileThreads } from './hostile-threads.ts';
 import { apiClient } from './http-client.ts';
 import { cmPath, configMap, type JobResult } from './jobs.ts';
 import { merge, percentile, shares } from './load.ts';
+import { freshNamespace } from './namespace.ts';
 import type { Target } from './target.ts';
 
 export interface HostileSizes {
@@ -109,18 +110,6 @@ async function settle(p: PhaseContext, phase: string, startMiB: number, mark: nu
   return { startMiB, maxMiB: highest(p.monitor.since(mark)), endMiB: lowest(p.monitor.since(settleMark)) };
 }
 
-export async function freshNamespace(p: PhaseContext, name: string): Promise<string> {
-  const ns = `bench-${name}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
-  const c = apiClient(p.t.endpoint, 'http1');
-  try {
-    const r = await c.request('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }));
-    if (r.status !== 201) throw new Error(`cannot create namespace ${ns}: ${r.status} ${r.body}`);
-  } finally {
-    c.close();
-  }
-  return ns;
-}
-
 /** Creates `count` ConfigMaps of SIZE in `ns` from two threads; their names. */
 export async function populate(p: PhaseContext, ns: string, count: number, prefix: string) {
   const parts = shares(count, 2);
@@ -161,7 +150,7 @@ function gets(p: PhaseContext, objects: [string, string][], stop: Promise<void>,
 
 /** A fresh namespace with the writer's objects: what the normal (and slow) watchers watch. */
 async function watchNamespace(p: PhaseContext): Promise<string> {
-  const ns = await freshNamespace(p, 'hostile-watch');
+  const ns = await freshNamespace(p.t.endpoint, 'http1', 'hostile-watch');
   const c = apiClient(p.t.endpoint, 'http1');
   try {
     for (const name of TICKERS) await c.request('POST', cmPath(ns), configMap(name, SIZE));
@@ -259,7 +248,7 @@ export interface QuietFigures {
 /** Phase 1: RSS at start, then gets and normal watchers with nothing hostile going on. */
 export async function quietPhase(p: PhaseContext): Promise<QuietFigures> {
   const startMiB = p.monitor.enter('quiet');
-  const ns = await freshNamespace(p, 'hostile-get');
+  const ns = await freshNamespace(p.t.endpoint, 'http1', 'hostile-get');
   const objects = await populate(p, ns, p.s.getObjects, 'g');
   const stop = stopper();
   const got = gets(p, objects, stop.promise, () => setTimeout(stop.stop, p.s.quietGetMs));
@@ -320,7 +309,7 @@ export interface ResetFigures {
 /** Phase 3: a large collection, then LIST streams over HTTP/2 reset as soon as they are sent. */
 export async function resetPhase(p: PhaseContext, objects: [string, string][]): Promise<ResetFigures> {
   p.monitor.enter('rapid reset (creating)');
-  const ns = await freshNamespace(p, 'hostile-list');
+  const ns = await freshNamespace(p.t.endpoint, 'http1', 'hostile-list');
   await populate(p, ns, p.s.collection, 'r');
   // One whole LIST first: its size, and the path warm, as it would be on a live server.
   const c = apiClient(p.t.endpoint, 'http1');

@@ -10,6 +10,7 @@ import { hostile } from './hostile.ts';
 import { apiClient } from './http-client.ts';
 import { cmPath, configMap, type Job, type JobResult } from './jobs.ts';
 import { LoadThreads, merge, percentile, runInWorker, shares } from './load.ts';
+import { freshNamespace } from './namespace.ts';
 import { LOAD_NICE } from './priority.ts';
 import { endpointFromKubeconfig, rssMiB, startCeiling, startOwnServer, type Target } from './target.ts';
 
@@ -132,18 +133,9 @@ async function withAllTargets<T>(
   }
 }
 
-/** A fresh namespace per run, so runs and scenarios never see each other's objects. */
-async function namespace(t: Target, ctx: ScenarioContext, name: string): Promise<string> {
-  const ns = `bench-${name}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
-  const c = apiClient(t.endpoint, ctx.protocol);
-  try {
-    const r = await c.request('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }));
-    if (r.status !== 201) throw new Error(`cannot create namespace ${ns}: ${r.status} ${r.body}`);
-  } finally {
-    c.close();
-  }
-  return ns;
-}
+/** A fresh namespace for this scenario run (namespace.ts). */
+const namespace = (t: Target, ctx: ScenarioContext, name: string) =>
+  freshNamespace(t.endpoint, ctx.protocol, name);
 
 /** Creates `count` objects with the load workers; their names. */
 async function populate(
