@@ -61,7 +61,13 @@ export interface WriteOptions {
    * Records who changed which fields (metadata.managedFields) once the object to store is known:
    * `live` is the stored object, null for a create. Answers the object to store.
    */
-  track?: (live: ApiObject | null, next: ApiObject) => ApiObject;
+  track?: (live: ApiObject | null, next: ApiObject) => ApiObject | Promise<ApiObject>;
+  /**
+   * Called between the write's long phases (tracking, validation, admission, storage): a handler
+   * of a large body yields to the event loop there, so that its write stalls other requests for
+   * its longest phase rather than for all of them.
+   */
+  pause?: () => Promise<void>;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -282,8 +288,10 @@ export class GenericStore {
     for (let attempt = 1; ; attempt++) {
       if (wantsGeneratedName) meta.name = generateName(meta.generateName as string);
       this.prepareForCreate(obj);
-      const target = opts.track ? opts.track(null, obj) : obj;
+      const target = opts.track ? await opts.track(null, obj) : obj;
+      await opts.pause?.();
       this.validateOrThrow(target, this.validateCreate(target));
+      await opts.pause?.();
       await opts.admit?.(target, null);
       if (opts.dryRun) {
         await this.assertAbsent(namespace, meta.name as string);
@@ -320,11 +328,14 @@ export class GenericStore {
   async patch(
     namespace: string,
     name: string,
-    change: (current: ApiObject) => ApiObject,
+    change: (current: ApiObject) => ApiObject | Promise<ApiObject>,
     opts: UpdateOptions = {},
   ): Promise<ApiObject> {
-    const changed = (current: ApiObject) => {
-      const obj = change(this.withTypeMeta(structuredClone(current)));
+    const changed = async (current: ApiObject) => {
+      const copy = this.withTypeMeta(structuredClone(current));
+      await opts.pause?.();
+      const obj = await change(copy);
+      await opts.pause?.();
       this.adoptTarget(namespace, name, obj);
       return obj;
     };
@@ -345,7 +356,7 @@ export class GenericStore {
   private async writeOver(
     namespace: string,
     name: string,
-    desired: ApiObject | ((current: ApiObject) => ApiObject),
+    desired: ApiObject | ((current: ApiObject) => Promise<ApiObject>),
     opts: UpdateOptions,
   ): Promise<UpdateResult> {
     const toStatus = opts.subresource === 'status';
@@ -358,13 +369,15 @@ export class GenericStore {
         created = true;
         delete metaOf(next).resourceVersion;
         this.prepareForCreate(next);
-        if (opts.track) next = opts.track(null, next);
+        if (opts.track) next = await opts.track(null, next);
+        await opts.pause?.();
         this.validateOrThrow(next, this.validateCreate(next));
+        await opts.pause?.();
         await opts.admit?.(next, null);
         return next;
       }
       const old = current;
-      const obj = typeof desired === 'function' ? desired(current) : desired;
+      const obj = typeof desired === 'function' ? await desired(current) : desired;
       const requested = obj.metadata?.resourceVersion;
       if (requested === undefined || requested === '') {
         if (!this.strategy.allowUnconditionalUpdate) {
@@ -380,6 +393,7 @@ export class GenericStore {
         : opts.subresource
           ? this.subresourceOnly(opts.subresource, obj, old)
           : this.allButStatus(obj, old);
+      await opts.pause?.();
       this.strategy.applyDefaults?.(next);
       if (this.strategy.tracksGeneration) {
         const gen = old.metadata?.generation ?? 1;
@@ -387,7 +401,8 @@ export class GenericStore {
       } else {
         delete metaOf(next).generation;
       }
-      if (opts.track) next = opts.track(old, next);
+      if (opts.track) next = await opts.track(old, next);
+      await opts.pause?.();
       const nextMeta = metaOf(next);
       const errs = [
         ...validateObjectMetaUpdate(nextMeta, old.metadata),
@@ -396,7 +411,9 @@ export class GenericStore {
         ...finalizersWhileDeleting(nextMeta, old.metadata ?? {}),
       ];
       this.validateOrThrow(next, errs);
+      await opts.pause?.();
       await opts.admit?.(next, old);
+      await opts.pause?.();
       // A write that changes nothing is not written, as upstream's storage skips identical bytes:
       // no new revision, no watch event. Compared by value, since key order is not meaning.
       if (

@@ -23,6 +23,8 @@ export interface RequestContext {
   gzipAboveBytes?: number;
   /** The encodings an error body may take (those of the endpoint); JSON alone when absent. */
   codecs?: CodecSet;
+  /** Bytes of the request body once read (readBody): large bodies pace their work (breathe.ts). */
+  bodyBytes?: number;
 }
 
 /** One step of the chain: do something, then call `next` to continue (or answer and stop). */

@@ -59,6 +59,26 @@ function setManagedFields(obj: JsonObject, managed: Managed): void {
   else meta.managedFields = entries as JsonObject[];
 }
 
+/** A computation in phases: it yields between them, so a caller may pause there. */
+type Steps<T> = Generator<void, T, void>;
+
+/** Runs every phase at once. */
+function runNow<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs the phases with `pause` awaited between each two. */
+async function runPaced<T>(steps: Steps<T>, pause: () => Promise<void>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
 export class FieldManager {
   private readonly chain: Manager;
   private readonly apiVersion: string;
@@ -96,6 +116,20 @@ export class FieldManager {
    * Managed fields sent with the object replace the stored ones, except through a subresource.
    */
   update(liveObject: ApiObject | null, nextObject: ApiObject, manager: string): ApiObject {
+    return runNow(this.updateSteps(liveObject, nextObject, manager));
+  }
+
+  /** As update, yielding through `pause` between its long phases (for a large object). */
+  updatePaced(
+    liveObject: ApiObject | null,
+    nextObject: ApiObject,
+    manager: string,
+    pause: () => Promise<void>,
+  ): Promise<ApiObject> {
+    return runPaced(this.updateSteps(liveObject, nextObject, manager), pause);
+  }
+
+  private *updateSteps(liveObject: ApiObject | null, nextObject: ApiObject, manager: string): Steps<ApiObject> {
     // Objects here came from JSON (bodies, storage), so they are JSON values through and through.
     const live = liveObject as JsonObject | null;
     const next = nextObject as JsonObject;
@@ -110,6 +144,7 @@ export class FieldManager {
     delete (request.metadata as JsonObject).managedFields;
     try {
       const out = this.chain.update(base, request, managed, manager);
+      yield;
       const object = out.object ?? request;
       setManagedFields(object, out.managed);
       return object as ApiObject;
@@ -146,6 +181,26 @@ export class FieldManager {
    * the object to store with its managedFields. Conflicts are a 409 naming each field and owner.
    */
   apply(liveObject: ApiObject | null, config: JsonObject, manager: string, force: boolean): ApiObject {
+    return runNow(this.applySteps(liveObject, config, manager, force));
+  }
+
+  /** As apply, yielding through `pause` between its long phases (for a large configuration). */
+  applyPaced(
+    liveObject: ApiObject | null,
+    config: JsonObject,
+    manager: string,
+    force: boolean,
+    pause: () => Promise<void>,
+  ): Promise<ApiObject> {
+    return runPaced(this.applySteps(liveObject, config, manager, force), pause);
+  }
+
+  private *applySteps(
+    liveObject: ApiObject | null,
+    config: JsonObject,
+    manager: string,
+    force: boolean,
+  ): Steps<ApiObject> {
     const live = liveObject as JsonObject | null;
     const base: JsonObject = live ?? { apiVersion: this.apiVersion, kind: this.o.kind };
     let managed: Managed;
@@ -171,7 +226,9 @@ export class FieldManager {
       if (err instanceof TypedError) throw this.typedError(config, err);
       throw err;
     }
+    yield;
     const object = structuredClone(out.object ?? { ...base, metadata: { ...metaOf(base) } });
+    yield;
     setManagedFields(object, out.managed);
     return object as ApiObject;
   }

@@ -116,11 +116,12 @@ export async function applyPatch(
     const current = await currentOrNull(t);
     if (current === null && t.subresource !== '') throw notFound(t.served.store.groupResource, t.name);
     // Conflicts and schema errors of the configuration come before its repeated keys, as upstream.
-    const next = fields.apply(
+    const next = await fields.applyPaced(
       current,
       config as Parameters<typeof fields.apply>[1],
       fieldManager,
       force ?? false,
+      () => breathe(size),
     );
     if (duplicateLines.length > 0 && validation === 'Strict') throw strictError();
     await breathe(size);
@@ -167,8 +168,10 @@ export async function applyPatch(
         delete meta.resourceVersion;
         const created = await t.served.store.create(t.namespace, next, {
           dryRun,
+          pause: () => breathe(size),
           admit: admitFor(ctx, env, t, 'CREATE', dryRun),
         });
+        await breathe(size);
         if (validation === 'Warn') addWarnings(ctx.warnings, duplicateLines);
         respondObject(ctx, t, 201, created, choice);
         return;
@@ -182,8 +185,10 @@ export async function applyPatch(
       const { object } = await t.served.store.update(t.namespace, t.name, next, {
         dryRun,
         subresource: t.subresource,
+        pause: () => breathe(size),
         admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
       });
+      await breathe(size);
       respondObject(ctx, t, 200, object, choice);
       return;
     } catch (err) {

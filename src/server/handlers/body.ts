@@ -29,6 +29,7 @@ export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYT
     if (size > limit) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
+  ctx.bodyBytes = size;
   return Buffer.concat(chunks);
 }
 

@@ -3,6 +3,9 @@
 // loop, so that other requests' I/O and timers run in between instead of waiting for all of them:
 // the longest stall a request causes is then its longest phase, not their sum.
 
+import type { FieldManager } from '../../apply/index.ts';
+import type { WriteOptions } from '../../registry/generic-store.ts';
+
 /** Bodies at least this large yield between phases; a small body's phases are short anyway. */
 export const BREATHE_FROM_BYTES = 256 * 1024;
 
@@ -10,4 +13,23 @@ export const BREATHE_FROM_BYTES = 256 * 1024;
 export function breathe(bodyBytes: number): Promise<void> {
   if (bodyBytes < BREATHE_FROM_BYTES) return Promise.resolve();
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The pause between phases of the write a request asks for: a turn of the event loop when its
+ * body was large, nothing otherwise. Handed to the registry (WriteOptions.pause) and the field
+ * manager, whose phases (tracking, validation, storage) run after the handler's own.
+ */
+export function pacer(ctx: { bodyBytes?: number }): () => Promise<void> {
+  return () => breathe(ctx.bodyBytes ?? 0);
+}
+
+/** A write's field tracking and pauses, paced by the request's body size (see pacer). */
+export function pacedTracking(
+  ctx: { bodyBytes?: number },
+  fields: FieldManager,
+  manager: string,
+): Required<Pick<WriteOptions, 'track' | 'pause'>> {
+  const pause = pacer(ctx);
+  return { pause, track: (live, next) => fields.updatePaced(live, next, manager, pause) };
 }

@@ -1,6 +1,7 @@
 // POST to a collection: decode, admit, create; 201 with the stored object.
 
 import { methodNotSupported } from '../../machinery/status.ts';
+import { pacedTracking } from './breathe.ts';
 import { decodeObject } from './body.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
@@ -15,10 +16,12 @@ export const createHandler: ResourceHandler = async (ctx, env, t) => {
   const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'CreateOptions').fieldManager);
   const fields = t.served.fields(t.subresource);
   const obj = await decodeObject(ctx, env, t.served);
+  const paced = pacedTracking(ctx, fields, manager);
   const created = await t.served.store.create(t.namespace, obj, {
     dryRun,
-    track: (live, next) => fields.update(live, next, manager),
+    ...paced,
     admit: admitFor(ctx, env, t, 'CREATE', dryRun),
   });
+  await paced.pause();
   respondObject(ctx, t, 201, created, choice);
 };

@@ -34,7 +34,7 @@ import {
 import { addWarnings } from '../warnings.ts';
 import { applyPatch } from './apply.ts';
 import { readBody } from './body.ts';
-import { breathe } from './breathe.ts';
+import { breathe, pacedTracking } from './breathe.ts';
 import { admitFor, type HandlerEnv, type ResourceHandler, type Target } from './env.ts';
 import { type FieldValidation, fieldValidationOf, sortedWalkOrder } from './field-validation.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
@@ -173,7 +173,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
 
   // The patch is applied inside the store's update loop, to whatever object is current there.
   let findings: string[] = [];
-  const change = (current: ApiObject): ApiObject => {
+  const change = async (current: ApiObject): Promise<ApiObject> => {
     let patched: unknown;
     try {
       patched = apply(current);
@@ -185,6 +185,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
       if (err.kind === 'malformed') throw badRequest(err.message);
       throw genericServerResponse(422, 'PATCH', undefined, '', err.message);
     }
+    await breathe(raw.length);
     if (!isPlainObject(patched)) throw patchInvalid(patched, 'the patched object must be a JSON object');
     // Upstream decodes a JSON or merge patch's result from JSON, whose decoder bounds its depth.
     const deep = valueTooDeep(patched);
@@ -217,6 +218,7 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
     if (pinned && rv !== current.metadata?.resourceVersion) {
       throw conflict(t.served.store.groupResource, t.name, OPTIMISTIC_LOCK_MESSAGE);
     }
+    await breathe(raw.length);
     const { unknownFields, typeErrors } = kind.schema.normalize(next);
     if (typeErrors.length > 0) throw patchInvalid(patched, typeErrors[0]);
     // The result went through Go maps upstream, so its unknown fields come out in key order.
@@ -233,9 +235,10 @@ export const patchHandler: ResourceHandler = async (ctx, env, t) => {
   const object = await t.served.store.patch(t.namespace, t.name, change, {
     dryRun,
     subresource: t.subresource,
-    track: (live, written) => fields.update(live, written, manager),
+    ...pacedTracking(ctx, fields, manager),
     admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
   });
+  await breathe(raw.length);
   // Only what the response can carry is kept: upstream bounds Warning headers (warnings.ts).
   if (validation === 'Warn') addWarnings(ctx.warnings, findings);
   respondObject(ctx, t, 200, object, choice);

@@ -1,6 +1,7 @@
 // PUT of an object or of its status: 200 with the result, 201 when the PUT created it.
 
 import { methodNotSupported } from '../../machinery/status.ts';
+import { pacedTracking } from './breathe.ts';
 import { decodeObject } from './body.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
@@ -16,11 +17,13 @@ export const updateHandler: ResourceHandler = async (ctx, env, t) => {
   const manager = updateManagerOf(ctx, writeOptionsOf(ctx, env, 'UpdateOptions').fieldManager);
   const fields = t.served.fields(t.subresource);
   const obj = await decodeObject(ctx, env, t.served);
+  const paced = pacedTracking(ctx, fields, manager);
   const { object, created } = await t.served.store.update(t.namespace, t.name, obj, {
     dryRun,
-    track: (live, next) => fields.update(live, next, manager),
+    ...paced,
     subresource: t.subresource,
     admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
   });
+  await paced.pause();
   respondObject(ctx, t, created ? 201 : 200, object, choice);
 };

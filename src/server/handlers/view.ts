@@ -16,6 +16,7 @@ import type { SubresourceView } from '../../registry/kind.ts';
 import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
 import { decodeAs, readBody } from './body.ts';
+import { pacedTracking } from './breathe.ts';
 import { admitFor, type HandlerEnv, type Target } from './env.ts';
 import { retryLostRace } from './lost-races.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
@@ -50,7 +51,7 @@ async function writeView(
     try {
       const { object } = await t.served.store.update(t.namespace, t.name, next, {
         dryRun,
-        track: (live, written) => fields.update(live, written, manager),
+        ...pacedTracking(ctx, fields, manager),
         admit: admitFor(ctx, env, t, 'UPDATE', dryRun),
       });
       return view.read(object);
