@@ -77,22 +77,30 @@ export async function bufCandidate(mod: (p: string) => string, spec: Spec): Prom
     if (cel.isCelUint(v)) return { t: 'uint', v: v.value };
     if (cel.isCelType(v)) return { t: 'type', v: v.name };
     if (cel.isCelList(v)) return { t: 'list', v: [...v].map(output) };
-    if (cel.isCelMap(v)) return { t: 'map', v: [...v.entries()].map(([a, b]) => [output(a), output(b)] as [Norm, Norm]) };
-    if (typeof v === 'object' && 'message' in v) return spec.messageNorm((v as { message: PbMessage }).message);
+    if (cel.isCelMap(v))
+      return { t: 'map', v: [...v.entries()].map(([a, b]) => [output(a), output(b)] as [Norm, Norm]) };
+    if (typeof v === 'object' && 'message' in v)
+      return spec.messageNorm((v as { message: PbMessage }).message);
     throw new Error(`unrecognised value ${String(v)}`);
   };
 
   return {
     name: '@bufbuild/cel 0.6.1',
     run(test: SimpleTest): Outcome {
-      if (test.checkOnly || (test.resultMatcher.case === 'typedResult' && test.resultMatcher.value.result === undefined)) {
+      if (
+        test.checkOnly ||
+        (test.resultMatcher.case === 'typedResult' && test.resultMatcher.value.result === undefined)
+      ) {
         return { kind: 'unsupported', why: 'no public type checker' };
       }
       let parsed: unknown;
       try {
         parsed = cel.parse(test.expr);
       } catch (err) {
-        return { kind: 'compileError', message: `syntax: ${err instanceof Error ? err.message : String(err)}` };
+        return {
+          kind: 'compileError',
+          message: `syntax: ${err instanceof Error ? err.message : String(err)}`,
+        };
       }
       const bindings: Record<string, unknown> = {};
       for (const [name, b] of Object.entries(test.bindings)) {

@@ -7,7 +7,9 @@ import type { Candidate, Norm, Outcome, PbType, PbValue, SimpleTest } from './co
 
 interface CelJsEnv {
   registerVariable(name: string, type: string): CelJsEnv;
-  parse(expr: string): ((ctx?: Record<string, unknown>) => unknown) & { check(): { valid: boolean; type?: string; error?: Error } };
+  parse(expr: string): ((ctx?: Record<string, unknown>) => unknown) & {
+    check(): { valid: boolean; type?: string; error?: Error };
+  };
 }
 interface CelJs {
   Environment: new (opts: Record<string, unknown>) => CelJsEnv;
@@ -73,7 +75,9 @@ export async function celJsCandidate(mod: (p: string) => string): Promise<Candid
         return k.value.values.map(input);
       case 'mapValue': {
         const entries = k.value.entries.map((e) => [input(e.key!), input(e.value!)] as const);
-        return entries.every(([key]) => typeof key === 'string') ? Object.fromEntries(entries) : new Map(entries);
+        return entries.every(([key]) => typeof key === 'string')
+          ? Object.fromEntries(entries)
+          : new Map(entries);
       }
       case 'typeValue':
         throw new Unsupported('type values as bindings');
@@ -106,13 +110,18 @@ export async function celJsCandidate(mod: (p: string) => string): Promise<Candid
       const s = ms >= 0n ? ms / 1000n : -((-ms + 999n) / 1000n);
       return { t: 'timestamp', s, n: Number(ms - s * 1000n) * 1e6 };
     }
-    if (v instanceof cel.Optional) return v.hasValue() ? { t: 'optional', v: output(v.value()) } : { t: 'optional' };
+    if (v instanceof cel.Optional)
+      return v.hasValue() ? { t: 'optional', v: output(v.value()) } : { t: 'optional' };
     if (Array.isArray(v)) return { t: 'list', v: v.map(output) };
-    if (v instanceof Map) return { t: 'map', v: [...v.entries()].map(([a, b]) => [output(a), output(b)] as [Norm, Norm]) };
+    if (v instanceof Map)
+      return { t: 'map', v: [...v.entries()].map(([a, b]) => [output(a), output(b)] as [Norm, Norm]) };
     const name = (v as object).constructor?.name;
     if (name === 'Type') return { t: 'type', v: String(v).replace(/^Type<(.*)>$/, '$1') };
     if (name === 'Object' || name === undefined) {
-      return { t: 'map', v: Object.entries(v as object).map(([a, b]) => [output(a), output(b)] as [Norm, Norm]) };
+      return {
+        t: 'map',
+        v: Object.entries(v as object).map(([a, b]) => [output(a), output(b)] as [Norm, Norm]),
+      };
     }
     throw new Unsupported(`value of class ${name}`);
   };
@@ -120,7 +129,8 @@ export async function celJsCandidate(mod: (p: string) => string): Promise<Candid
   const run = (test: SimpleTest): Outcome => {
     // Most files set a protobuf container whether or not the expression names a message; only an
     // expression that does (a message literal, an enum, a qualified protobuf name) needs one.
-    if (/\b[A-Z]\w*\s*[{.]|\bgoogle\.protobuf\.|\bcel\.expr\./.test(test.expr)) throw new Unsupported('protobuf messages');
+    if (/\b[A-Z]\w*\s*[{.]|\bgoogle\.protobuf\.|\bcel\.expr\./.test(test.expr))
+      throw new Unsupported('protobuf messages');
     if (test.disableMacros) throw new Unsupported('disabling macros');
     const env = new cel.Environment({
       enableOptionalTypes: true,

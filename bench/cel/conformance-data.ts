@@ -70,8 +70,14 @@ export interface SimpleTest {
   disableCheck: boolean;
   checkOnly: boolean;
   container: string;
-  typeEnv: { name: string; declKind: { case: 'ident'; value: { type?: PbType } } | { case: 'function' | undefined } }[];
-  bindings: Record<string, { kind: { case: 'value'; value: PbValue } | { case: 'error' | 'unknown' | undefined } }>;
+  typeEnv: {
+    name: string;
+    declKind: { case: 'ident'; value: { type?: PbType } } | { case: 'function' | undefined };
+  }[];
+  bindings: Record<
+    string,
+    { kind: { case: 'value'; value: PbValue } | { case: 'error' | 'unknown' | undefined } }
+  >;
   resultMatcher:
     | { case: 'value'; value: PbValue }
     | { case: 'typedResult'; value: { result?: PbValue; deducedType?: PbType } }
@@ -134,7 +140,11 @@ export async function loadSpec(mod: (p: string) => string): Promise<Spec> {
   const messageNorm = (m: PbMessage): Norm => {
     const n = m.$typeName;
     if (n === 'google.protobuf.Timestamp' || n === 'google.protobuf.Duration') {
-      return { t: n === 'google.protobuf.Timestamp' ? 'timestamp' : 'duration', s: m.seconds as bigint, n: m.nanos as number };
+      return {
+        t: n === 'google.protobuf.Timestamp' ? 'timestamp' : 'duration',
+        s: m.seconds as bigint,
+        n: m.nanos as number,
+      };
     }
     // Wrappers and JSON values are plain CEL values once read (CEL's rules for well-known types).
     const wrapped = WRAPPERS[n];

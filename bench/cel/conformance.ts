@@ -11,9 +11,16 @@
 // This is a measuring tool, not a test: nothing in `npm test` runs it.
 
 import { pathToFileURL } from 'node:url';
-import { type Candidate, type Norm, type Outcome, type SimpleTest, canon, loadSpec } from './conformance-data.ts';
 import { bufCandidate } from './conformance-buf.ts';
 import { celJsCandidate } from './conformance-celjs.ts';
+import {
+  type Candidate,
+  canon,
+  loadSpec,
+  type Norm,
+  type Outcome,
+  type SimpleTest,
+} from './conformance-data.ts';
 
 interface FileTally {
   file: string;
@@ -22,7 +29,11 @@ interface FileTally {
 }
 
 /** Failure class of one outcome against the expectation, or undefined when it passed. */
-function judge(test: SimpleTest, out: Outcome, expected: Norm | 'error' | 'true' | 'type' | 'unknown'): string | undefined {
+function judge(
+  test: SimpleTest,
+  out: Outcome,
+  expected: Norm | 'error' | 'true' | 'type' | 'unknown',
+): string | undefined {
   if (out.kind === 'unsupported') return `unsupported by API (${out.why})`;
   if (expected === 'unknown') return 'unknown values (partial evaluation) not supported';
   if (out.kind === 'compileError') {
@@ -39,8 +50,10 @@ function judge(test: SimpleTest, out: Outcome, expected: Norm | 'error' | 'true'
 function classifyCompileError(message: string): string {
   const m = message.toLowerCase();
   if (/syntax|unexpected|expecting|parse|token|invalid .*escape|octal|reserved/.test(m)) return 'parse error';
-  if (/unknown variable|undeclared|unknown type|not registered/.test(m)) return 'type check: unknown identifier or type';
-  if (/overload|not defined|no matching|unknown function|found no/.test(m)) return 'type check: missing function or overload';
+  if (/unknown variable|undeclared|unknown type|not registered/.test(m))
+    return 'type check: unknown identifier or type';
+  if (/overload|not defined|no matching|unknown function|found no/.test(m))
+    return 'type check: missing function or overload';
   return 'type check: rejected';
 }
 
@@ -90,7 +103,9 @@ async function main(argv: string[]): Promise<void> {
         byClass.set(cls, (byClass.get(cls) ?? 0) + 1);
         if (verboseFile === file.name || verboseFile === 'all') {
           const got = out.kind === 'value' ? canon(out.value) : 'message' in out ? out.message : out.kind;
-          console.log(`[${c.name}] ${path.join('/')}: ${cls}\n    expr: ${test.expr}\n    got:  ${got.split('\n')[0]}`);
+          console.log(
+            `[${c.name}] ${path.join('/')}: ${cls}\n    expr: ${test.expr}\n    got:  ${got.split('\n')[0]}`,
+          );
         }
       }
       tally.passed.set('all', passed);

@@ -97,9 +97,17 @@ async function main(argv: string[]): Promise<void> {
     results['@marcbachmann/cel-js'] = r;
   }
   console.log(`| expression | ${Object.keys(results).join(' | ')} |`);
-  console.log(`| --- | ${Object.keys(results).map(() => '---:').join(' | ')} |`);
+  console.log(
+    `| --- | ${Object.keys(results)
+      .map(() => '---:')
+      .join(' | ')} |`,
+  );
   for (const k of Object.keys(EXPRS)) {
-    console.log(`| ${k} | ${Object.values(results).map((r) => Math.round(r[k]).toLocaleString('en-US')).join(' | ')} |`);
+    console.log(
+      `| ${k} | ${Object.values(results)
+        .map((r) => Math.round(r[k]).toLocaleString('en-US'))
+        .join(' | ')} |`,
+    );
   }
 }
 
@@ -119,7 +127,10 @@ function jsContexts() {
 
 function bufContexts() {
   const c = jsContexts();
-  const device = { driver: 'gpu.example.com', attributes: { 'gpu.example.com': { memory: BigInt(parseQuantity('16Gi')) } } };
+  const device = {
+    driver: 'gpu.example.com',
+    attributes: { 'gpu.example.com': { memory: BigInt(parseQuantity('16Gi')) } },
+  };
   return { ...c, device: { device } };
 }
 

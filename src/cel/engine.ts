@@ -1,0 +1,131 @@
+// The only file that imports the CEL engine package (@marcbachmann/cel-js, chosen in
+// bench/cel/ENGINE.md). Everything engine-specific that the rest of src/cel/ needs goes through
+// here: type strings, environment construction, the AST walk for cost tracking, error details.
+
+import { Environment as EngineEnvironment, Optional } from '@marcbachmann/cel-js';
+import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import type { CelType } from './types.ts';
+
+export { Duration, EngineEnvironment, Optional, UnsignedInt };
+
+/** The engine's spelling of a declared type. */
+export function engineType(t: CelType): string {
+  switch (t.kind) {
+    case 'list':
+      return `list<${engineType(t.elem)}>`;
+    case 'map':
+      return `map<${engineType(t.key)}, ${engineType(t.value)}>`;
+    case 'optional':
+      return `optional<${engineType(t.inner)}>`;
+    case 'object':
+    case 'opaque':
+    case 'param':
+      return t.name;
+    case 'null':
+      return 'null_type';
+    case 'timestamp':
+      return 'google.protobuf.Timestamp';
+    case 'duration':
+      return 'google.protobuf.Duration';
+    default:
+      return t.kind;
+  }
+}
+
+/** The engine prints list<dyn> and map<dyn, dyn> as bare list and map in check results. */
+export function normalEngineType(s: string): string {
+  return s.replace(/\blist<dyn>/g, 'list').replace(/\bmap<dyn, dyn>/g, 'map');
+}
+
+/** cel-go's spelling (`list(string)`) of an engine type string (`list<string>`). */
+export function celGoTypeName(s: string): string {
+  return s
+    .replace(/</g, '(')
+    .replace(/>/g, ')')
+    .replace(/\boptional\(/g, 'optional_type(')
+    .replace(/^list$/, 'list(dyn)')
+    .replace(/^map$/, 'map(dyn, dyn)');
+}
+
+/** What the engine attaches to its errors: a code, the bare message and the source range. */
+export interface EngineErrorDetail {
+  code: string;
+  summary: string;
+  start?: number;
+  end?: number;
+}
+
+export function engineErrorDetail(err: unknown): EngineErrorDetail {
+  if (err instanceof Error) {
+    const e = err as Error & { code?: string; summary?: string; range?: { start: number; end: number } };
+    return {
+      code: e.code ?? 'internal',
+      summary: e.summary ?? e.message,
+      start: e.range?.start,
+      end: e.range?.end,
+    };
+  }
+  return { code: 'internal', summary: String(err) };
+}
+
+// --- AST instrumentation --------------------------------------------------------------------------
+
+/** The parts of an engine AST node the cost instrumentation touches. */
+interface EngineNode {
+  op: string;
+  args: unknown;
+  meta: {
+    evaluate: NodeEval;
+    alternate?: EngineNode;
+    macro?: { evaluate: NodeEval } & Record<string, unknown>;
+  };
+  evaluate: NodeEval;
+}
+type NodeEval = (this: unknown, ev: unknown, ast: unknown, ctx: unknown) => unknown;
+
+function isNode(x: unknown): x is EngineNode {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    'op' in x &&
+    'meta' in x &&
+    typeof (x as EngineNode).evaluate === 'function'
+  );
+}
+
+/**
+ * Makes every node of a checked AST call `onNode` before it evaluates, so a tracker can count
+ * operations (comprehension bodies count once per iteration, since they are evaluated again).
+ * The engine resolves a node's evaluator lazily (macro expansion, constants) and then replaces the
+ * node's own `evaluate`; the wrapper is installed over the resolved function, so it stays.
+ */
+export function instrumentAst(root: unknown, onNode: () => void): void {
+  const seen = new Set<unknown>();
+  const visit = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null || seen.has(x)) return;
+    seen.add(x);
+    if (Array.isArray(x)) {
+      for (const e of x) visit(e);
+      return;
+    }
+    if (!isNode(x)) {
+      if (Object.getPrototypeOf(x) === Object.prototype) for (const v of Object.values(x)) visit(v);
+      return;
+    }
+    const meta = x.meta;
+    const alt = meta.alternate;
+    const macro = meta.macro;
+    let inner: NodeEval;
+    if (alt !== undefined) inner = (ev, _ast, ctx) => alt.evaluate(ev, alt, ctx);
+    else if (macro !== undefined) inner = (ev, _ast, ctx) => macro.evaluate(ev, macro, ctx);
+    else inner = meta.evaluate;
+    x.evaluate = function (this: unknown, ev, ast, ctx) {
+      onNode();
+      return inner.call(this, ev, ast, ctx);
+    };
+    visit(x.args);
+    if (alt !== undefined) visit(alt);
+    if (macro !== undefined) for (const v of Object.values(macro)) visit(v);
+  };
+  visit(root);
+}

@@ -1,0 +1,160 @@
+// An Environment is what a caller compiles against: its declared variables, the libraries it
+// enables, and its limits. Libraries are plug-ins with one shape (CelLibrary), so each upstream
+// library lives in its own file under library/ and is enabled by listing it; nothing here changes
+// when one is added.
+
+import { charge } from './cost.ts';
+import { EngineEnvironment, engineType } from './engine.ts';
+import { type CelType, objectTypesIn } from './types.ts';
+
+/** A function implementation: receives the receiver first (for member overloads), then the args. */
+// biome-ignore lint/suspicious/noExplicitAny: CEL values of the declared types; each overload knows its own.
+export type CelImpl = (...args: any[]) => unknown;
+
+/** Static cost estimate (for the later estimator): a [min, max] range in cost units. */
+export interface CostRange {
+  min: number;
+  max: number;
+}
+
+/** What the static estimator knows of an argument: its size bounds (length, element count). */
+export interface SizeRange {
+  min: number;
+  max: number;
+}
+
+export interface CelOverload {
+  /** Upstream's overload id (`list_sum_int`), unique within the environment. */
+  id: string;
+  /** Set for a member overload (`x.f(...)`): the receiver's type. */
+  receiver?: CelType;
+  params: readonly CelType[];
+  result: CelType;
+  impl: CelImpl;
+  /**
+   * Runtime cost of one call beyond the 1 its call node costs, from the actual arguments (receiver
+   * first). Leave it out for constant-time functions. Upstream charges by size for work that
+   * grows with input: e.g. `Math.ceil(s.length * 0.1)` for a string scan.
+   */
+  cost?: (args: readonly unknown[]) => number;
+  /** Static worst case from the arguments' size bounds (receiver first); used by the estimator. */
+  estimateCost?: (sizes: readonly SizeRange[]) => CostRange;
+  /** Size bounds of the result, for the estimator (e.g. a list function that returns a sublist). */
+  estimateResultSize?: (sizes: readonly SizeRange[]) => SizeRange;
+}
+
+export interface CelFunction {
+  name: string;
+  overloads: readonly CelOverload[];
+}
+
+/**
+ * One CEL library (strings, lists, sets, regex, url, ip, cidr, quantity, format, semver,
+ * authorizer...). Declared once as a constant in `src/cel/library/<name>.ts` and enabled by adding
+ * it to an environment's `libraries`.
+ */
+export interface CelLibrary {
+  /** Upstream's library name (`lists`, `kubernetes.quantity`), for messages and de-duplication. */
+  name: string;
+  /** Value types the library introduces: a CEL type name and the class of its runtime values. */
+  types?: readonly { name: string; ctor: abstract new (...args: never[]) => unknown }[];
+  functions: readonly CelFunction[];
+}
+
+export interface Limits {
+  /** Longest expression accepted, in characters (0: no limit). */
+  maxExpressionLength: number;
+  /** Default per-evaluation runtime cost limit (evaluate's `costLimit` overrides it). */
+  costLimit: number;
+}
+
+export interface EnvironmentOptions {
+  variables: Readonly<Record<string, CelType>>;
+  libraries?: readonly CelLibrary[];
+  limits?: Partial<Limits>;
+  /**
+   * Instrument compiled programs for runtime cost tracking (default true). Off only to measure
+   * what tracking costs; then `costLimit` cannot be enforced and cost reads 0.
+   */
+  trackCost?: boolean;
+}
+
+export interface Environment {
+  /** Identity for the program cache: two environments never share compiled programs. */
+  readonly id: number;
+  readonly variables: Readonly<Record<string, CelType>>;
+  readonly libraries: readonly CelLibrary[];
+  readonly limits: Readonly<Limits>;
+  readonly trackCost: boolean;
+  /** @internal the engine's environment; only compile.ts uses it. */
+  readonly engine: EngineEnvironment;
+}
+
+/** Upstream's per-call limit is much larger; callers pass theirs. This only keeps a stray loop finite. */
+const DEFAULT_LIMITS: Limits = { maxExpressionLength: 0, costLimit: Number.MAX_SAFE_INTEGER };
+
+let nextId = 1;
+
+export function createEnvironment(options: EnvironmentOptions): Environment {
+  const engine = new EngineEnvironment({
+    // cel-go accepts [1, 'a'] (a list(dyn)); so do we.
+    homogeneousAggregateLiterals: false,
+    enableOptionalTypes: true,
+  });
+  const libraries = dedupe(options.libraries ?? []);
+  for (const lib of libraries) {
+    for (const t of lib.types ?? []) engine.registerType(t.name, t.ctor as unknown as new () => unknown);
+  }
+  // Object types first, innermost first, so every field's type is known when its owner is declared.
+  const objects = new Map<string, CelType & { kind: 'object' }>();
+  for (const t of Object.values(options.variables)) objectTypesIn(t, objects);
+  for (const lib of libraries) {
+    for (const f of lib.functions) {
+      for (const o of f.overloads) for (const t of [...o.params, o.result]) objectTypesIn(t, objects);
+    }
+  }
+  for (const o of objects.values()) {
+    const fields: Record<string, string> = {};
+    for (const [k, v] of Object.entries(o.fields)) fields[k] = engineType(v);
+    engine.registerType(o.name, { fields });
+  }
+  for (const [name, type] of Object.entries(options.variables))
+    engine.registerVariable(name, engineType(type));
+  for (const lib of libraries) {
+    for (const f of lib.functions) for (const o of f.overloads) registerOverload(engine, lib, f, o);
+  }
+  return Object.freeze({
+    id: nextId++,
+    variables: Object.freeze({ ...options.variables }),
+    libraries,
+    limits: Object.freeze({ ...DEFAULT_LIMITS, ...options.limits }),
+    trackCost: options.trackCost ?? true,
+    engine,
+  });
+}
+
+function dedupe(libs: readonly CelLibrary[]): readonly CelLibrary[] {
+  const byName = new Map<string, CelLibrary>();
+  for (const l of libs) byName.set(l.name, l);
+  return Object.freeze([...byName.values()]);
+}
+
+function registerOverload(engine: EngineEnvironment, lib: CelLibrary, f: CelFunction, o: CelOverload): void {
+  const params = o.params.map(engineType).join(', ');
+  const receiver = o.receiver === undefined ? '' : `${engineType(o.receiver)}.`;
+  const signature = `${receiver}${f.name}(${params}): ${engineType(o.result)}`;
+  const { impl, cost } = o;
+  // The cost hook runs before the implementation, so an over-budget call stops before its work.
+  const handler: CelImpl =
+    cost === undefined
+      ? impl
+      : (...args) => {
+          charge(cost(args));
+          return impl(...args);
+        };
+  try {
+    engine.registerFunction(signature, handler);
+  } catch (err) {
+    throw new Error(`library ${lib.name}: overload ${o.id} (${signature}): ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,82 @@
+// Evaluate a compiled program. Never throws: the result is a value with its cost, or an error
+// value whose message reads like cel-go's (`division by zero`, `no such key: x`,
+// `return error for overflow`) and whose kind says whether the budget ran out.
+
+import type { Program } from './compile.ts';
+import { CostLimitExceeded, type CostTracker, withTracker } from './cost.ts';
+import { engineErrorDetail } from './engine.ts';
+
+export interface EvaluateOptions {
+  /** Runtime cost budget of this evaluation; defaults to the environment's limit. */
+  costLimit?: number;
+}
+
+export type EvalResult =
+  | { ok: true; value: unknown; cost: number }
+  | { ok: false; error: { message: string; kind: 'runtime' | 'cost' }; cost: number };
+
+export function evaluate(
+  program: Program,
+  activation: Record<string, unknown>,
+  options: EvaluateOptions = {},
+): EvalResult {
+  const tracker: CostTracker | undefined = program.env.trackCost
+    ? { cost: 0, limit: options.costLimit ?? program.env.limits.costLimit }
+    : undefined;
+  try {
+    const value = withTracker(tracker, () => program.run(activation));
+    const cost = tracker?.cost ?? 0;
+    // A budget error inside `||`, `&&` or a macro can be absorbed by the other branch; the budget
+    // was still spent, so the evaluation still fails.
+    if (tracker !== undefined && cost > tracker.limit) return costError(cost);
+    if (value instanceof Promise) {
+      value.catch(() => {});
+      return {
+        ok: false,
+        error: { message: 'asynchronous functions are not supported', kind: 'runtime' },
+        cost,
+      };
+    }
+    return { ok: true, value, cost };
+  } catch (err) {
+    const cost = tracker?.cost ?? 0;
+    if (
+      err instanceof CostLimitExceeded ||
+      (err instanceof Error && err.cause instanceof CostLimitExceeded)
+    ) {
+      return costError(cost);
+    }
+    return { ok: false, error: { message: runtimeMessage(err), kind: 'runtime' }, cost };
+  }
+}
+
+function costError(cost: number): EvalResult {
+  return {
+    ok: false,
+    error: { message: 'operation cancelled: actual cost limit exceeded', kind: 'cost' },
+    cost,
+  };
+}
+
+/** cel-go's wording for the engine's runtime errors. */
+function runtimeMessage(err: unknown): string {
+  const d = engineErrorDetail(err);
+  switch (d.code) {
+    case 'division_by_zero':
+      return 'division by zero';
+    case 'modulo_by_zero':
+      return 'modulus by zero';
+    case 'numeric_overflow':
+      return d.summary.includes('conversion') || d.summary.includes('()')
+        ? 'range error'
+        : 'return error for overflow';
+    case 'no_such_key':
+      return `no such key: ${d.summary.replace(/^No such key: /, '')}`;
+    case 'index_out_of_range':
+      return d.summary.replace(/^Index out of range/i, 'index out of bounds');
+    case 'no_such_overload':
+      return d.summary.replace(/^no such overload/, 'no such overload');
+    default:
+      return d.summary;
+  }
+}

@@ -1,0 +1,38 @@
+// cel/: the one CEL engine wrapper. Environments (declared variables, libraries, limits), type
+// declarations (types.ts, including typeFromSchema for structural schemas), compilation with
+// cel-go-style errors, the program cache, evaluation that never throws, runtime cost tracking,
+// and the upstream libraries under library/ (one file each, all of the CelLibrary shape).
+// Only engine.ts imports the engine package, and nothing outside cel/ does.
+// May import: machinery/, naming/ (and the engine package, from engine.ts only).
+
+export {
+  type CompileError,
+  type CompileOptions,
+  type CompileResult,
+  compile,
+  type Program,
+} from './compile.ts';
+export { CostLimitExceeded } from './cost.ts';
+export {
+  type CelFunction,
+  type CelImpl,
+  type CelLibrary,
+  type CelOverload,
+  type CostRange,
+  createEnvironment,
+  type Environment,
+  type EnvironmentOptions,
+  type Limits,
+  type SizeRange,
+} from './environment.ts';
+export { type EvalResult, type EvaluateOptions, evaluate } from './evaluate.ts';
+export { ProgramCache, programCache } from './program-cache.ts';
+export {
+  type CelType,
+  type PrimitiveKind,
+  type StructuralSchema,
+  T,
+  typeFromSchema,
+  typeName,
+} from './types.ts';
+export { fromJson } from './values.ts';
