@@ -6,6 +6,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { apiScenarios } from './api/scenarios.ts';
+import { celScenario } from './cel/index.ts';
 import { codecScenario } from './codec/index.ts';
 import { stallsScenario } from './codec/request-stalls.ts';
 import { parseBenchArgs, UsageError } from './lib/args.ts';
@@ -21,6 +22,7 @@ const SCENARIOS: Scenario[] = [
   startupScenario,
   codecScenario,
   stallsScenario,
+  celScenario,
   ...apiScenarios,
 ];
 
