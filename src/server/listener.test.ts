@@ -130,4 +130,34 @@ describe('listener HTTP/2 handler bound', () => {
       check();
     });
   });
+
+  it('a single burst of streams opened and reset at once gets GOAWAY, its handlers bounded', async () => {
+    const raw = await RawH2Client.connect(listener.port, ca);
+    try {
+      // All in one write: the server reads them in one go, before any handler could finish.
+      const frames: Buffer[] = [];
+      for (let i = 0; i < 5000; i++) {
+        const { id, frames: open } = raw.request('/');
+        frames.push(open, raw.reset(id));
+      }
+      raw.send(...frames);
+      await raw.closed;
+      // Whichever guard sees the flood first answers: the handler bound (ENHANCE_YOUR_CALM, as Go)
+      // or, when a thousand resets arrive in one read, nghttp2's own reset limiter, which Node 20
+      // cannot tune and which says INTERNAL_ERROR. Either way the client is told, not just cut off.
+      assert.ok(raw.goaway !== undefined, 'no GOAWAY before the connection closed');
+      assert.ok(
+        [constants.NGHTTP2_ENHANCE_YOUR_CALM, constants.NGHTTP2_INTERNAL_ERROR].includes(raw.goaway.code),
+        `GOAWAY code ${raw.goaway.code}`,
+      );
+      assert.ok(listener.stats().handlers <= 10, `${listener.stats().handlers} handlers running`);
+    } finally {
+      raw.close();
+    }
+    for (const finish of held.splice(0)) finish();
+    await new Promise<void>((resolve) => {
+      const check = () => (listener.stats().handlers === 0 ? resolve() : setImmediate(check));
+      check();
+    });
+  });
 });

@@ -165,7 +165,9 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
     const scheduler = new StreamScheduler(maxStreams, () => {
       // Go's answer to a client that resets faster than it reads: GOAWAY ENHANCE_YOUR_CALM. Not
       // from inside the frame callback this runs in (nghttp2 fails the session then, without it).
+      // By then nghttp2's own reset limiter may have ended the session: goaway would throw.
       setImmediate(() => {
+        if (session.destroyed) return;
         session.goaway(h2.NGHTTP2_ENHANCE_YOUR_CALM);
         session.destroy();
       });
