@@ -2,52 +2,14 @@
 // Anything unknown or malformed is a FlagError; the program prints it and exits 2.
 
 import { AUTHORIZATION_MODES, type AuthorizationMode, isAuthorizationMode } from '../auth/authz/modes.ts';
-import { parseDuration } from '../machinery/duration.ts';
 import type { ProfileName } from '../naming/profile.ts';
 import { CONNECTION_DEFAULTS } from '../server/listener.ts';
 import type { ServerOptions } from '../server/options.ts';
+import { AUTHN_FLAGS, authenticationOptionsFrom } from './authn-flags.ts';
 import { FlagError, type FlagSpec, flag, HelpRequested, parseFlags, usage } from './flag-parser.ts';
+import { bool, duration, list, port, positive, seconds, text } from './flag-values.ts';
 
 export { FlagError, HelpRequested };
-
-function port(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new Error('must be a port number (0-65535)');
-  return Number(v);
-}
-
-function bool(v: string | undefined): boolean {
-  if (v === undefined) return true;
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
-  throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
-}
-
-function seconds(v: string): number {
-  if (!/^\d+$/.test(v)) throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-  return Number(v);
-}
-
-function positive(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) === 0) throw new Error('must be a positive integer');
-  return Number(v);
-}
-
-function duration(v: string): number {
-  try {
-    const ms = parseDuration(v);
-    if (ms < 0) throw new Error(`must not be negative`);
-    return ms;
-  } catch (err) {
-    throw new Error((err as Error).message);
-  }
-}
-
-function list(v: string): string[] {
-  return v
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
 
 function modes(v: string): AuthorizationMode[] {
   const out = list(v);
@@ -83,8 +45,6 @@ function backend(v: string): 'sqlite' | 'etcd3' {
 }
 
 const DESCRIPTION = 'Serves the API over HTTPS, on an embedded SQLite store or on etcd.';
-
-const text = (v: string) => v;
 
 const FLAGS: FlagSpec[] = [
   flag({
@@ -243,6 +203,7 @@ const FLAGS: FlagSpec[] = [
     parse: naming,
     default: 'spec',
   }),
+  ...AUTHN_FLAGS,
 ];
 
 /** The program's --help text. */
@@ -286,5 +247,6 @@ export function parseApiserverFlags(argv: string[], name: string): ServerOptions
     requestTimeoutMs: f['request-timeout'] as number,
     http2MaxStreamsPerConnection: f['http2-max-streams-per-connection'] as number,
     maxConnections: f['max-connections'] as number,
+    authentication: authenticationOptionsFrom(f),
   };
 }

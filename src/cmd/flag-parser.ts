@@ -19,6 +19,11 @@ export interface FlagSpec<T = unknown> {
   arg?: string;
   description: string;
   boolean?: boolean;
+  /**
+   * Given more than once, the values add up (pflag's stringArray and stringSlice): the first
+   * occurrence replaces the default, later ones append (lists) or merge (key=value maps).
+   */
+  repeatable?: boolean;
   /** Turns the text into the value; throws with what is wrong. */
   parse(text: string): T;
   default: T;
@@ -38,6 +43,14 @@ export function usage(command: string, description: string, flags: readonly Flag
   return `${description}\n\nUsage:\n  ${command} [flags]\n\nFlags:\n${lines.join('\n')}\n  --help${' '.repeat(Math.max(0, width - 6))}  show this help\n`;
 }
 
+/** A repeated flag's values together: lists append, key=value maps merge (later keys win). */
+function accumulate(before: unknown, value: unknown): unknown {
+  if (Array.isArray(before) && Array.isArray(value)) return [...before, ...value];
+  if (typeof before === 'object' && before !== null && typeof value === 'object' && value !== null)
+    return { ...before, ...value };
+  return value;
+}
+
 /**
  * Values of every flag (defaults for the ones not given), keyed by flag name. FlagError for an
  * unknown flag, a missing or malformed value, or a positional argument.
@@ -46,6 +59,7 @@ export function parseFlags(argv: readonly string[], command: string, flags: read
   const byName = new Map(flags.map((f) => [f.name, f]));
   const values: FlagValues = Object.fromEntries(flags.map((f) => [f.name, f.default]));
   const positional: string[] = [];
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') throw new HelpRequested();
@@ -65,7 +79,10 @@ export function parseFlags(argv: readonly string[], command: string, flags: read
       text = argv[++i];
     }
     try {
-      values[name] = spec.parse(text);
+      const value = spec.parse(text);
+      const before = values[name];
+      values[name] = spec.repeatable && given.has(name) ? accumulate(before, value) : value;
+      given.add(name);
     } catch (err) {
       throw new FlagError(
         `invalid argument ${JSON.stringify(text)} for "--${name}" flag: ${(err as Error).message}`,

@@ -1,6 +1,7 @@
 // What a server is started with: the library's options (the program's flags map onto them one to
 // one) and their defaults.
 
+import type { AuthenticationOptions } from '../auth/authn/options.ts';
 import type { AuthorizationMode } from '../auth/authz/modes.ts';
 import type { ProfileName } from '../naming/profile.ts';
 import type { WatchBudget, WatchBudgetLimits } from './handlers/watch-budget.ts';
@@ -30,6 +31,8 @@ export interface ServerOptions {
   clientCaFile?: string;
   tokenAuthFile?: string;
   anonymousAuth?: boolean;
+  /** Service accounts, bootstrap tokens, OIDC, the authentication configuration file, the token webhook, the authenticating proxy. */
+  authentication?: AuthenticationOptions;
   /**
    * `--authorization-mode`. Unset: authenticated users may do anything, anonymous requests reach
    * only health, version, discovery and OpenAPI (until RBAC).

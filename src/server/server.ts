@@ -10,10 +10,7 @@ import { join, resolve } from 'node:path';
 import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.ts';
 import { builtinKinds } from '../apis/index.ts';
-import { TokenFileAuthenticator } from '../auth/authn/token-file.ts';
-import type { Authenticator } from '../auth/authn/types.ts';
-import { AuthnChain } from '../auth/authn/union.ts';
-import { X509Authenticator } from '../auth/authn/x509.ts';
+import { buildAuthentication } from '../auth/authn/config.ts';
 import { buildAuthorizer } from '../auth/authz/modes.ts';
 import { renderClientConfig } from '../client/client-config.ts';
 import { GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
@@ -81,13 +78,6 @@ async function openStorage(o: ServerOptions): Promise<Storage> {
     historyWindowMs: o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs,
     snapshotTtlMs: featureGates(o.featureGates)('ListFromCacheSnapshot') ? 75_000 : 0,
   });
-}
-
-function authenticators(o: ServerOptions, clientCa: string | undefined): Authenticator[] {
-  const list: Authenticator[] = [];
-  if (clientCa !== undefined) list.push(new X509Authenticator());
-  if (o.tokenAuthFile !== undefined) list.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
-  return list;
 }
 
 export async function startServer(options: ServerOptions): Promise<ServerHandle> {
@@ -174,10 +164,13 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
 
   const clientCa =
     options.clientCaFile !== undefined || options.tlsCertFile === undefined ? clientCaPem : undefined;
-  const authn = new AuthnChain({
-    authenticators: authenticators(options, clientCa),
+  const authentication = buildAuthentication({
+    ...options.authentication,
+    clientCertificates: clientCa !== undefined,
+    tokenAuthFile: options.tokenAuthFile,
     anonymous: options.anonymousAuth ?? DEFAULTS.anonymousAuth,
   });
+  const authn = authentication.chain;
   const authz = buildAuthorizer(options.authorizationModes);
   let serverAddress = '';
   const router = buildRouter({
@@ -317,6 +310,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         await ready;
         await controllersStarted;
         for (const c of controllers) c.stop();
+        authentication.close();
         await storage.close();
         lock.release();
       })();

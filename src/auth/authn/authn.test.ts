@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   AuthnChain,
+  BearerTokenAuthenticator,
   type AuthnRequest,
   bearerToken,
   type PeerCertificate,
@@ -26,67 +27,70 @@ const tokens = parseTokenFile(
 
 const chain = (anonymous = true) =>
   new AuthnChain({
-    authenticators: [new X509Authenticator(), new TokenFileAuthenticator(tokens)],
+    authenticators: [
+      new X509Authenticator(),
+      new BearerTokenAuthenticator(new TokenFileAuthenticator(tokens), []),
+    ],
     anonymous,
   });
 
 const bearer = (t: string): AuthnRequest => ({ headers: { authorization: `Bearer ${t}` } });
 
-describe('authentication', () => {
-  it('a verified client certificate: CN is the user, each O a group, plus system:authenticated', () => {
-    assert.deepEqual(chain().authenticate({ headers: {}, peerCertificate: cert() }), {
+describe('authentication', async () => {
+  it('a verified client certificate: CN is the user, each O a group, plus system:authenticated', async () => {
+    assert.deepEqual(await chain().authenticate({ headers: {}, peerCertificate: cert() }), {
       ok: true,
       user: { username: 'alice', groups: ['dev', 'ops', 'system:authenticated'] },
     });
   });
 
-  it('a certificate that did not verify, or is not for client auth, is 401, not anonymous', () => {
-    const bad = chain().authenticate({
+  it('a certificate that did not verify, or is not for client auth, is 401, not anonymous', async () => {
+    const bad = await chain().authenticate({
       headers: {},
       peerCertificate: cert({ verified: false, verifyError: 'x' }),
     });
     assert.equal(bad.ok, false);
-    const serverOnly = chain().authenticate({
+    const serverOnly = await chain().authenticate({
       headers: {},
       peerCertificate: cert({ extKeyUsage: ['1.3.6.1.5.5.7.3.1'] }),
     });
     assert.equal(serverOnly.ok, false);
   });
 
-  it('static tokens: user, uid and groups from the CSV columns', () => {
-    assert.deepEqual(chain().authenticate(bearer('tok1')), {
+  it('static tokens: user, uid and groups from the CSV columns', async () => {
+    assert.deepEqual(await chain().authenticate(bearer('tok1')), {
       ok: true,
       user: { username: 'bob', uid: 'uid-bob', groups: ['g1', 'g2', 'system:authenticated'] },
     });
-    assert.deepEqual(chain().authenticate(bearer('tok2')), {
+    assert.deepEqual(await chain().authenticate(bearer('tok2')), {
       ok: true,
       user: { username: 'carol', uid: 'uid-carol', groups: ['system:authenticated'] },
     });
-    assert.deepEqual(chain().authenticate(bearer('tok3')), {
+    assert.deepEqual(await chain().authenticate(bearer('tok3')), {
       ok: true,
       user: { username: 'dave', uid: 'uid-dave', groups: ['g1', 'g3', 'system:authenticated'] },
     });
   });
 
-  it('an unknown bearer token is 401 even with anonymous access on', () => {
-    assert.equal(chain().authenticate(bearer('nope')).ok, false);
-    assert.equal(chain().authenticate(bearer('')).ok, false);
+  it('an unknown bearer token is 401 even with anonymous access on', async () => {
+    assert.equal((await chain().authenticate(bearer('nope'))).ok, false);
+    assert.equal((await chain().authenticate(bearer(''))).ok, false);
   });
 
-  it('no credential: anonymous in system:unauthenticated, or 401 when anonymous is off', () => {
-    assert.deepEqual(chain().authenticate({ headers: {} }), {
+  it('no credential: anonymous in system:unauthenticated, or 401 when anonymous is off', async () => {
+    assert.deepEqual(await chain().authenticate({ headers: {} }), {
       ok: true,
       user: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
     });
-    assert.equal(chain(false).authenticate({ headers: {} }).ok, false);
+    assert.equal((await chain(false).authenticate({ headers: {} })).ok, false);
   });
 
-  it('bearer parsing is case-insensitive on the scheme and ignores other schemes', () => {
+  it('bearer parsing is case-insensitive on the scheme and ignores other schemes', async () => {
     assert.equal(bearerToken({ headers: { authorization: 'bearer abc ' } }), 'abc');
     assert.equal(bearerToken({ headers: { authorization: 'Basic Zm9vOmJhcg==' } }), undefined);
   });
 
-  it('a token file with too few columns, an empty token or a broken quote is refused with its line', () => {
+  it('a token file with too few columns, an empty token or a broken quote is refused with its line', async () => {
     assert.throws(() => parseTokenFile('a,b'), /line 1: needs at least 3 columns/);
     assert.throws(() => parseTokenFile('ok,u,1\n,user,uid'), /line 2: empty token/);
     assert.throws(() => parseTokenFile('t,u,1,"g1,g2'), /line 1: unterminated quoted field/);

@@ -2,8 +2,7 @@
 // may hold several groups separated by commas (quoted in CSV), and further columns are groups too.
 
 import { readFileSync } from 'node:fs';
-import { bearerToken } from './bearer.ts';
-import type { Authenticator, AuthnRequest, AuthnResult, UserInfo } from './types.ts';
+import type { TokenAuthenticator, TokenResult, UserInfo } from './types.ts';
 
 /** Splits one CSV line, honouring double quotes and doubled quotes inside them. */
 function csvFields(line: string): string[] {
@@ -55,16 +54,14 @@ export function parseTokenFile(text: string, source = 'token file'): Map<string,
   return tokens;
 }
 
-export class TokenFileAuthenticator implements Authenticator {
+export class TokenFileAuthenticator implements TokenAuthenticator {
   constructor(private readonly tokens: Map<string, UserInfo>) {}
 
   static fromFile(path: string): TokenFileAuthenticator {
     return new TokenFileAuthenticator(parseTokenFile(readFileSync(path, 'utf8'), path));
   }
 
-  authenticate(req: AuthnRequest): AuthnResult {
-    const token = bearerToken(req);
-    if (token === undefined) return null;
+  authenticateToken(token: string): TokenResult {
     const user = this.tokens.get(token);
     if (user === undefined) return null;
     return { user: { ...user, groups: [...user.groups] } };

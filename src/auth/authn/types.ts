@@ -31,8 +31,26 @@ export interface AuthnRequest {
  */
 export type AuthnResult = { user: UserInfo } | { error: string } | null;
 
+/** Authenticates a whole request (its certificate, its headers). May answer later: webhooks, discovery. */
 export interface Authenticator {
-  authenticate(req: AuthnRequest): AuthnResult;
+  authenticate(req: AuthnRequest): AuthnResult | Promise<AuthnResult>;
+}
+
+/**
+ * - `{ user, audiences }`: the token is good for `audiences` (those of the request it is valid for;
+ *   absent when the authenticator does not deal in audiences: static tokens, bootstrap tokens).
+ * - `null`: not a token of this kind.
+ * - `{ error }`: a token of this kind that is bad (expired, forged, revoked...).
+ */
+export type TokenResult = { user: UserInfo; audiences?: string[] } | { error: string } | null;
+
+/**
+ * Authenticates a bearer token, for the requests that carry one and for TokenReview, which
+ * brings its own audiences. `audiences` is what the caller accepts (the API's audiences for a
+ * request): a token valid for none of them is refused.
+ */
+export interface TokenAuthenticator {
+  authenticateToken(token: string, audiences: readonly string[]): TokenResult | Promise<TokenResult>;
 }
 
 export const GROUP_AUTHENTICATED = 'system:authenticated';

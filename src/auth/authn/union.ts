@@ -6,6 +6,7 @@ import { bearerToken } from './bearer.ts';
 import {
   type Authenticator,
   type AuthnRequest,
+  type AuthnResult,
   GROUP_AUTHENTICATED,
   GROUP_UNAUTHENTICATED,
   USER_ANONYMOUS,
@@ -22,10 +23,16 @@ export interface AuthnChainOptions {
 export class AuthnChain {
   constructor(private readonly opts: AuthnChainOptions) {}
 
-  authenticate(req: AuthnRequest): AuthnOutcome {
+  async authenticate(req: AuthnRequest): Promise<AuthnOutcome> {
     const errors: string[] = [];
     for (const a of this.opts.authenticators) {
-      const r = a.authenticate(req);
+      let r: AuthnResult;
+      try {
+        r = await a.authenticate(req);
+      } catch (err) {
+        // An authenticator that fails refuses the request; it never lets it through as anonymous.
+        r = { error: (err as Error).message };
+      }
       if (r === null) continue;
       if ('error' in r) {
         errors.push(r.error);
@@ -36,7 +43,7 @@ export class AuthnChain {
         : [...r.user.groups, GROUP_AUTHENTICATED];
       return { ok: true, user: { ...r.user, groups } };
     }
-    if (bearerToken(req) !== undefined) errors.push('invalid bearer token');
+    if (bearerToken(req) !== undefined && errors.length === 0) errors.push('invalid bearer token');
     if (errors.length > 0) return { ok: false, reason: errors.join(', ') };
     if (!this.opts.anonymous) return { ok: false, reason: 'no credentials' };
     return { ok: true, user: { username: USER_ANONYMOUS, groups: [GROUP_UNAUTHENTICATED] } };

@@ -8,7 +8,7 @@ import { peerCertificateOf } from '../listener.ts';
 
 export function authentication(chain: AuthnChain): Filter {
   return async (ctx, next) => {
-    const outcome = chain.authenticate({
+    const outcome = await chain.authenticate({
       headers: ctx.req.headers,
       peerCertificate: peerCertificateOf(ctx.req),
     });

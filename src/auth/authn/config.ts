@@ -1,0 +1,63 @@
+// The authenticator chain as the options ask for it, built in this one place, in upstream's order:
+// client certificates, the authenticating proxy's headers, then bearer tokens (static file,
+// service accounts, bootstrap tokens, JWT issuers, the webhook), and anonymous last unless turned
+// off. Token authenticators sit behind one short-lived cache, as upstream's do; the webhook keeps
+// its own, longer one.
+
+import { BearerTokenAuthenticator } from './bearer-token.ts';
+import { AUTHN_DEFAULTS, type AuthenticationOptions } from './options.ts';
+import { CachedTokenAuthenticator } from './token-cache.ts';
+import { TokenFileAuthenticator } from './token-file.ts';
+import { TokenUnion } from './token-union.ts';
+import type { Authenticator, TokenAuthenticator } from './types.ts';
+import { AuthnChain } from './union.ts';
+import { X509Authenticator } from './x509.ts';
+
+export interface AuthnSetup extends AuthenticationOptions {
+  /** Client certificates are checked against a CA (the TLS layer verifies; x509 reads its verdict). */
+  clientCertificates: boolean;
+  /** `--token-auth-file`. */
+  tokenAuthFile?: string;
+  /** `--anonymous-auth` (default true). */
+  anonymous?: boolean;
+}
+
+export interface Authentication {
+  /** What the request filter asks. */
+  chain: AuthnChain;
+  /** Every token authenticator behind the cache: what TokenReview asks. */
+  tokens: TokenAuthenticator;
+  /** The audiences a token must be good for on this API (`--api-audiences`, else the issuers). */
+  apiAudiences: string[];
+  /** Stops refreshes and file watches. */
+  close(): void;
+}
+
+/** Token authenticators in upstream's order. Each kind adds itself here. */
+function tokenAuthenticators(o: AuthnSetup): TokenAuthenticator[] {
+  const list: TokenAuthenticator[] = [];
+  if (o.tokenAuthFile !== undefined) list.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
+  return list;
+}
+
+export function apiAudiencesOf(o: AuthenticationOptions): string[] {
+  if (o.apiAudiences !== undefined && o.apiAudiences.length > 0) return [...o.apiAudiences];
+  return [...(o.serviceAccount?.issuers ?? [])];
+}
+
+export function buildAuthentication(o: AuthnSetup): Authentication {
+  const apiAudiences = apiAudiencesOf(o);
+  const tokens = new CachedTokenAuthenticator(new TokenUnion(tokenAuthenticators(o)), {
+    successTtlMs: o.tokenSuccessCacheTtlMs ?? AUTHN_DEFAULTS.tokenSuccessCacheTtlMs,
+    failureTtlMs: o.tokenFailureCacheTtlMs ?? AUTHN_DEFAULTS.tokenFailureCacheTtlMs,
+  });
+  const authenticators: Authenticator[] = [];
+  if (o.clientCertificates) authenticators.push(new X509Authenticator());
+  authenticators.push(new BearerTokenAuthenticator(tokens, apiAudiences));
+  return {
+    chain: new AuthnChain({ authenticators, anonymous: o.anonymous ?? true }),
+    tokens,
+    apiAudiences,
+    close() {},
+  };
+}
