@@ -3,8 +3,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { YAML_SERIALIZER } from '../../codec/serializers.ts';
 import { groupName, namingProfile } from '../../naming/index.ts';
 import { startTestApiServer, type TestApiServer, warningsOf } from '../testing/index.ts';
+import { BREATHE_FROM_BYTES } from './breathe.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
@@ -132,6 +134,42 @@ describe('server-side apply over HTTP', () => {
       statusOf(wrongName).message,
       'the name of the object (wrong) does not match the name on the URL (right)',
     );
+  });
+
+  it('a large YAML configuration (decoded on the worker thread) is answered as a small one', async () => {
+    const lines = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: big',
+      'data:',
+      '  k0: a',
+      '  k0: b',
+    ];
+    for (let i = 1, size = 0; size < BREATHE_FROM_BYTES; i++)
+      size += lines[lines.push(`  k${i}: v`) - 1].length + 1;
+    const body = `${lines.join('\n')}\n`;
+    const strict = await apply(`${CM}/big`, body, 'fieldManager=m&fieldValidation=Strict');
+    assert.equal(strict.status, 400, strict.body);
+    assert.equal(
+      statusOf(strict).message,
+      'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "k0" already set in map',
+    );
+    const warned = await apply(`${CM}/big`, body, 'fieldManager=m');
+    assert.equal(warned.status, 201, warned.body);
+    assert.deepEqual(warningsOf(warned), ['line 7: key "k0" already set in map']);
+    assert.equal(obj(warned).data?.k0, 'b');
+    const invalid = `${body}\tk: tab-indented\n`;
+    let expected = '';
+    try {
+      YAML_SERIALIZER.decodeChecked(invalid);
+    } catch (err) {
+      expected = (err as Error).message;
+    }
+    assert.notEqual(expected, '');
+    const refused = await apply(`${CM}/big`, invalid, 'fieldManager=m');
+    assert.equal(refused.status, 400, refused.body);
+    assert.equal(statusOf(refused).message, `error decoding YAML: ${expected}`);
   });
 
   it('repeated keys: Strict refuses, Warn warns, in YAML and in JSON bodies', async () => {

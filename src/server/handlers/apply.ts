@@ -7,6 +7,7 @@
 import { CBOR_SERIALIZER } from '../../codec/binary-serializers.ts';
 import type { OutputChoice } from '../../codec/negotiation.ts';
 import { DecodeError, JSON_SERIALIZER, YAML_SERIALIZER } from '../../codec/serializers.ts';
+import { decodeYamlCheckedOffThread, YamlWorkerError } from '../../codec/yaml-offload.ts';
 import { deepEqual } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import {
@@ -21,7 +22,7 @@ import {
 import { isPlainObject } from '../../patch/index.ts';
 import type { RequestContext } from '../context.ts';
 import { addWarnings } from '../warnings.ts';
-import { breathe } from './breathe.ts';
+import { BREATHE_FROM_BYTES, breathe } from './breathe.ts';
 import { admitFor, type HandlerEnv, type Target } from './env.ts';
 import { fieldValidationOf } from './field-validation.ts';
 import { retryLostRace } from './lost-races.ts';
@@ -29,7 +30,9 @@ import { writeOptionsOf } from './options.ts';
 import { respondObject } from './output.ts';
 
 /** The configuration: a YAML (or JSON) mapping, 400 in upstream's words otherwise. */
-function decodeConfiguration(text: string): { config: Record<string, unknown>; duplicateLines: string[] } {
+async function decodeConfiguration(
+  text: string,
+): Promise<{ config: Record<string, unknown>; duplicateLines: string[] }> {
   // Most clients send JSON, which is YAML; parsing it as JSON is far cheaper. Repeated keys are
   // reported by line as the YAML decoder reports them, so such a body takes the YAML path.
   if (/^\s*\{/.test(text)) {
@@ -44,8 +47,15 @@ function decodeConfiguration(text: string): { config: Record<string, unknown>; d
   }
   let decoded: ReturnType<typeof YAML_SERIALIZER.decodeChecked>;
   try {
-    decoded = YAML_SERIALIZER.decodeChecked(text);
+    // A large body takes seconds to parse: on a worker thread, with the same outcome, while the
+    // event loop serves others (codec/yaml-offload.ts).
+    decoded =
+      text.length >= BREATHE_FROM_BYTES
+        ? await decodeYamlCheckedOffThread(text)
+        : YAML_SERIALIZER.decodeChecked(text);
   } catch (err) {
+    // A worker that died says nothing about the body: an internal error, not a 400.
+    if (err instanceof YamlWorkerError) throw err;
     throw badRequest(`error decoding YAML: ${(err as Error).message}`);
   }
   const { value, duplicates } = decoded;
@@ -102,7 +112,7 @@ export async function applyPatch(
     ({ config, duplicates: duplicateLines } = decodeCborConfiguration(body.cbor));
     strictError = () => badRequest(`strict decoding error: ${duplicateLines.join(', ')}`);
   } else {
-    ({ config, duplicateLines } = decodeConfiguration(body.text));
+    ({ config, duplicateLines } = await decodeConfiguration(body.text));
     strictError = () =>
       badRequest(
         `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicateLines.join('\n  ')}`,

@@ -3,7 +3,8 @@
 
 import { ProtobufDecodeError } from '../../codec/binary-serializers.ts';
 import { negotiateInput } from '../../codec/negotiation.ts';
-import { DecodeError, type DuplicateKeys } from '../../codec/serializers.ts';
+import { DecodeError, type DuplicateKeys, YAML_SERIALIZER } from '../../codec/serializers.ts';
+import { decodeYamlCheckedOffThread, decodeYamlOffThread } from '../../codec/yaml-offload.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { badRequest, requestEntityTooLarge } from '../../machinery/status.ts';
 import { groupVersionOf } from '../../registry/resource.ts';
@@ -11,7 +12,7 @@ import type { KindSchema } from '../../schema/types.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource } from '../served-resources.ts';
 import { addWarnings } from '../warnings.ts';
-import { breathe } from './breathe.ts';
+import { BREATHE_FROM_BYTES, breathe } from './breathe.ts';
 import { codecsOf, type HandlerEnv } from './env.ts';
 import { fieldValidationOf, strictFindings } from './field-validation.ts';
 
@@ -86,10 +87,18 @@ export async function decodeAs(
     if (validation === 'Ignore') duplicates = undefined;
   } else {
     const text = raw.toString('utf8');
+    // A large YAML body takes seconds to parse: it is parsed on a worker thread, with the same
+    // outcome, while the event loop serves others (codec/yaml-offload.ts). JSON parses fast in place.
+    const offThread = serializer === YAML_SERIALIZER && raw.length >= BREATHE_FROM_BYTES;
     try {
       // Ignore needs no account of repeated keys, so it skips the scan.
-      if (validation === 'Ignore') value = serializer.decode(text);
-      else ({ value, duplicates } = serializer.decodeChecked(text));
+      if (validation === 'Ignore') {
+        value = offThread ? await decodeYamlOffThread(text) : serializer.decode(text);
+      } else {
+        ({ value, duplicates } = offThread
+          ? await decodeYamlCheckedOffThread(text)
+          : serializer.decodeChecked(text));
+      }
     } catch (err) {
       if (err instanceof DecodeError) throw unrecognized(`couldn't get version/kind; ${err.message}`);
       throw err;
