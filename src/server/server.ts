@@ -11,6 +11,7 @@ import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.ts';
 import { builtinKinds } from '../apis/index.ts';
 import { buildAuthentication } from '../auth/authn/config.ts';
+import type { ObjectReader } from '../auth/authn/types.ts';
 import { buildAuthorizer } from '../auth/authz/modes.ts';
 import { renderClientConfig } from '../client/client-config.ts';
 import { GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
@@ -169,6 +170,9 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     clientCertificates: clientCa !== undefined,
     tokenAuthFile: options.tokenAuthFile,
     anonymous: options.anonymousAuth ?? DEFAULTS.anonymousAuth,
+    objects: servedObjectReader(served),
+    pkiDir: options.dataDir,
+    servingKeyPem: keyPem,
   });
   const authn = authentication.chain;
   const authz = buildAuthorizer(options.authorizationModes);
@@ -315,6 +319,22 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         lock.release();
       })();
       return stopping;
+    },
+  };
+}
+
+/** Objects for the authenticators, from the watch cache where there is one (any revision will do). */
+function servedObjectReader(served: ServedResources): ObjectReader {
+  return {
+    async get(group, version, resource, namespace, name) {
+      const r = served.lookup(group, version, resource);
+      if (r === undefined) return undefined;
+      try {
+        return await r.store.get(namespace, name, { kind: 'notOlderThan', revision: 0 });
+      } catch (err) {
+        if ((err as { code?: number }).code === 404) return undefined;
+        throw err;
+      }
     },
   };
 }

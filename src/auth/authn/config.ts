@@ -9,7 +9,7 @@ import { AUTHN_DEFAULTS, type AuthenticationOptions } from './options.ts';
 import { CachedTokenAuthenticator } from './token-cache.ts';
 import { TokenFileAuthenticator } from './token-file.ts';
 import { TokenUnion } from './token-union.ts';
-import type { Authenticator, TokenAuthenticator } from './types.ts';
+import type { Authenticator, ObjectReader, TokenAuthenticator } from './types.ts';
 import { AuthnChain } from './union.ts';
 import { X509Authenticator } from './x509.ts';
 
@@ -20,6 +20,12 @@ export interface AuthnSetup extends AuthenticationOptions {
   tokenAuthFile?: string;
   /** `--anonymous-auth` (default true). */
   anonymous?: boolean;
+  /** Where ServiceAccounts, Secrets and bound objects are looked up. */
+  objects: ObjectReader;
+  /** The data directory's PKI folder: generated keys (the service account signing key) live there. */
+  pkiDir: string;
+  /** The serving key (PEM): verifies service account tokens when no key file is given, as upstream. */
+  servingKeyPem: string;
 }
 
 export interface Authentication {

@@ -56,3 +56,17 @@ export interface TokenAuthenticator {
 export const GROUP_AUTHENTICATED = 'system:authenticated';
 export const GROUP_UNAUTHENTICATED = 'system:unauthenticated';
 export const USER_ANONYMOUS = 'system:anonymous';
+
+/**
+ * Reads the objects tokens are checked against (ServiceAccounts, Secrets, Pods, Nodes), from the
+ * server's memory where it has them: authentication costs no store read. Undefined when absent.
+ */
+export interface ObjectReader {
+  get(
+    group: string,
+    version: string,
+    resource: string,
+    namespace: string,
+    name: string,
+  ): Promise<Record<string, unknown> | undefined>;
+}
