@@ -11,11 +11,16 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const entryPoints = Object.values(pkg.bin ?? {}).map((target) => {
+/** Output name (in outdir) -> source: every program, and every worker thread's entry point. */
+const entryPoints = {};
+for (const target of Object.values(pkg.bin ?? {})) {
   const match = /^dist\/cmd\/([\w.-]+)\.js$/.exec(target);
   if (!match) throw new Error(`bin target ${target} is not a dist/cmd/<name>.js file`);
-  return `src/cmd/${match[1]}.ts`;
-});
+  entryPoints[match[1]] = `src/cmd/${match[1]}.ts`;
+}
+// A worker thread starts from a file of its own, so each worker's module is an entry beside the
+// programs (sharing their chunks); the code that starts it looks for it there (codec/yaml-offload.ts).
+entryPoints['yaml-worker'] = 'src/codec/yaml-worker.ts';
 
 const at = process.argv.indexOf('--outdir');
 const outdir = at === -1 ? 'dist/cmd' : process.argv[at + 1];

@@ -3,13 +3,14 @@
 // proportional to its size; JSON needs no such help, as its native parser is fast. One
 // long-lived worker serves every request, in turn: started on the first large body, unref()ed
 // while idle so it never keeps a process alive, started again after it dies. A decode whose
-// worker dies fails with YamlWorkerError (an internal error), never hangs. The worker answers
+// worker dies fails with YamlWorkerError (an internal error), never hangs; with no worker entry to
+// start (an embedder's own bundle), bodies decode in place, as before. The worker answers
 // with the value and repeated-key lines, or with the error, rebuilt here into the class and
 // message the synchronous serializer throws, so a client's 400 is the same either way.
 
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { DecodeError, type DuplicateKeys } from './serializers.ts';
+import { DecodeError, type DuplicateKeys, YAML_SERIALIZER } from './serializers.ts';
 import type { YamlDecodeFailure, YamlDecodeReply, YamlDecodeRequest } from './yaml-worker.ts';
 
 /** The decoding worker died (or could not start) before it answered. */
@@ -37,16 +38,21 @@ let nextId = 1;
  * (scripts/bundle.mjs) it is its own entry, outdir/yaml-worker.js, while this code sits in a
  * program's entry file (outdir/) or in a shared chunk (outdir/chunks/), hence the parent folder.
  */
-function workerEntry(): URL {
+function findWorkerEntry(): URL | null {
   const here = import.meta.url;
   const ext = /\.[cm]?ts$/.test(new URL(here).pathname) ? '.ts' : '.js';
   const candidates = [`./yaml-worker${ext}`, `../yaml-worker${ext}`].map((rel) => new URL(rel, here));
   const found = candidates.find((url) => existsSync(url));
-  if (found === undefined) {
-    throw new YamlWorkerError(`the YAML decoding worker is missing (looked for ${candidates.join(', ')})`);
-  }
-  return found;
+  if (found !== undefined) return found;
+  // Bundled by an embedder that left the worker out: bodies still decode, only in place.
+  process.emitWarning(
+    `large YAML bodies are decoded on the main thread: no worker entry at ${candidates.join(' or ')}`,
+  );
+  return null;
 }
+
+/** The worker's entry point, looked for once; null when it is missing. */
+let workerEntry: URL | null | undefined;
 
 /**
  * The module a worker starts from. A .js entry starts as it is. A .ts entry is run by whatever
@@ -87,8 +93,8 @@ function fail(r: Running, why: string): void {
   r.pending.clear();
 }
 
-function start(): Running {
-  const worker = new Worker(bootstrap(workerEntry()));
+function start(entry: URL): Running {
+  const worker = new Worker(bootstrap(entry));
   const r: Running = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', (reply: YamlDecodeReply) => {
@@ -130,11 +136,13 @@ function rebuild(f: YamlDecodeFailure): Error {
 }
 
 function post(body: string, checked: boolean): Promise<{ value: unknown; lines?: string[] }> {
+  if (workerEntry === undefined) workerEntry = findWorkerEntry(); // null (missing) is an answer too
+  if (workerEntry === null) return inPlace(body, checked);
   let r: Running;
   try {
-    r = running ??= start();
+    r = running ??= start(workerEntry);
   } catch (err) {
-    return Promise.reject(err instanceof YamlWorkerError ? err : new YamlWorkerError((err as Error).message));
+    return Promise.reject(new YamlWorkerError(`YAML decoding failed: ${(err as Error).message}`));
   }
   const id = nextId++;
   return new Promise((resolve, reject) => {
@@ -143,6 +151,13 @@ function post(body: string, checked: boolean): Promise<{ value: unknown; lines?:
     if (r.pending.size === 1) r.worker.ref();
     r.worker.postMessage({ id, body, checked } satisfies YamlDecodeRequest);
   });
+}
+
+/** The synchronous path, answered as the worker answers, for when there is no worker to ask. */
+async function inPlace(body: string, checked: boolean): Promise<{ value: unknown; lines?: string[] }> {
+  if (!checked) return { value: YAML_SERIALIZER.decode(body) };
+  const { value, duplicates } = YAML_SERIALIZER.decodeChecked(body);
+  return { value, lines: duplicates.format === 'yaml' ? duplicates.lines : [] };
 }
 
 /** YAML_SERIALIZER.decode, on the worker thread. */
