@@ -10,5 +10,6 @@ export { FieldPath, newPath } from './field-errors.ts';
 export * from './fields.ts';
 export * from './labels.ts';
 export * from './object.ts';
+export * from './quantity.ts';
 export * from './status.ts';
 export * from './validation/index.ts';
