@@ -2,11 +2,11 @@
 // bench/cel/ENGINE.md). Everything engine-specific that the rest of src/cel/ needs goes through
 // here: type strings, environment construction, the AST walk for cost tracking, error details.
 
-import { Environment as EngineEnvironment, Optional } from '@marcbachmann/cel-js';
+import { Environment as EngineEnvironment, EvaluationError, Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import type { CelType } from './types.ts';
 
-export { Duration, EngineEnvironment, Optional, UnsignedInt };
+export { Duration, EngineEnvironment, EvaluationError, Optional, UnsignedInt };
 
 /** The engine's spelling of a declared type. */
 export function engineType(t: CelType): string {
@@ -22,7 +22,8 @@ export function engineType(t: CelType): string {
     case 'param':
       return t.name;
     case 'null':
-      return 'null_type';
+      // The engine's name for null_type.
+      return 'null';
     case 'timestamp':
       return 'google.protobuf.Timestamp';
     case 'duration':
@@ -43,6 +44,7 @@ export function celGoTypeName(s: string): string {
     .replace(/</g, '(')
     .replace(/>/g, ')')
     .replace(/\boptional\(/g, 'optional_type(')
+    .replace(/\bnull\b/g, 'null_type')
     .replace(/^list$/, 'list(dyn)')
     .replace(/^map$/, 'map(dyn, dyn)');
 }
@@ -128,4 +130,65 @@ export function instrumentAst(root: unknown, onNode: () => void): void {
     if (macro !== undefined) for (const v of Object.values(macro)) visit(v);
   };
   visit(root);
+}
+
+// --- the engine's own non-standard overloads ------------------------------------------------------
+
+/**
+ * Signatures the engine declares by itself beyond CEL's standard library (`string.indexOf`,
+ * `string.split`, `list<string>.join`, ...), with its own semantics (UTF-16 indices, Unicode case
+ * mapping, JS regular expressions). A library that declares one of these signatures replaces the
+ * engine's overload in that environment (dropEngineOverload), so cel-go's semantics win.
+ */
+const ENGINE_SIGNATURES: ReadonlySet<string> = new Set(
+  new EngineEnvironment({}).getDefinitions().functions.map((f) => f.signature),
+);
+
+/** The parts of the engine's overload table that dropEngineOverload touches. */
+interface EngineCandidates {
+  declarations: { signature: string }[];
+}
+
+function candidatesOf(engine: EngineEnvironment, receiver: boolean, name: string, argc: number) {
+  const args = Array.from({ length: argc }, () => 'dyn(0)').join(', ');
+  const parsed = engine.parse(receiver ? `dyn(0).${name}(${args})` : `${name}(${args})`);
+  try {
+    parsed.check();
+  } catch {
+    // The overload table is attached before any overload is chosen; a failed choice is fine.
+  }
+  return (parsed.ast as { candidates?: EngineCandidates }).candidates;
+}
+
+/** An environment that never declares anything: it shares the engine's global overload table. */
+let pristine: EngineEnvironment | undefined;
+
+/** A placeholder declared (and removed again) only to give an environment its own overload table. */
+const OWN_TABLE = { signature: 'bool.__ownOverloadTable(): bool', name: '__ownOverloadTable' };
+
+/**
+ * Removes the engine's own overload with exactly this signature from one environment, so the
+ * caller can declare it with other semantics. Returns false when the engine has no such overload.
+ * An environment shares the engine's global table until it declares its first function, and
+ * removing from that would change every environment: such an environment is first given its own
+ * table by declaring (and removing again) a placeholder.
+ */
+export function dropEngineOverload(
+  engine: EngineEnvironment,
+  signature: string,
+  at: { receiver: boolean; name: string; argc: number },
+): boolean {
+  if (!ENGINE_SIGNATURES.has(signature)) return false;
+  pristine ??= new EngineEnvironment({});
+  let own = candidatesOf(engine, at.receiver, at.name, at.argc);
+  if (own === candidatesOf(pristine, at.receiver, at.name, at.argc)) {
+    engine.registerFunction(OWN_TABLE.signature, () => false);
+    const placeholder = candidatesOf(engine, true, OWN_TABLE.name, 0);
+    placeholder?.declarations.splice(0, placeholder.declarations.length);
+    own = candidatesOf(engine, at.receiver, at.name, at.argc);
+  }
+  const i = own?.declarations.findIndex((d) => d.signature === signature) ?? -1;
+  if (own === undefined || i < 0) return false;
+  own.declarations.splice(i, 1);
+  return true;
 }

@@ -4,7 +4,7 @@
 // when one is added.
 
 import { charge } from './cost.ts';
-import { EngineEnvironment, engineType } from './engine.ts';
+import { dropEngineOverload, EngineEnvironment, engineType } from './engine.ts';
 import { type CelType, objectTypesIn } from './types.ts';
 
 /** A function implementation: receives the receiver first (for member overloads), then the args. */
@@ -120,8 +120,9 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
   }
   for (const [name, type] of Object.entries(options.variables))
     engine.registerVariable(name, engineType(type));
+  const namespaces = new Map<string, string>();
   for (const lib of libraries) {
-    for (const f of lib.functions) for (const o of f.overloads) registerOverload(engine, lib, f, o);
+    for (const f of lib.functions) for (const o of f.overloads) registerOverload(engine, lib, f, o, namespaces);
   }
   return Object.freeze({
     id: nextId++,
@@ -139,20 +140,54 @@ function dedupe(libs: readonly CelLibrary[]): readonly CelLibrary[] {
   return Object.freeze([...byName.values()]);
 }
 
-function registerOverload(engine: EngineEnvironment, lib: CelLibrary, f: CelFunction, o: CelOverload): void {
+/**
+ * The engine reads `strings.quote(s)` as a member call on an identifier, so a namespaced function
+ * (`strings.quote`, `sets.contains`, `format.named`) is declared as a member of a constant of its
+ * own type, named after the namespace, and called without that receiver.
+ */
+function namespaceType(engine: EngineEnvironment, ns: string, namespaces: Map<string, string>): string {
+  let typeName = namespaces.get(ns);
+  if (typeName === undefined) {
+    typeName = `${ns}Namespace`;
+    const ctor = { [typeName]: class {} }[typeName];
+    engine.registerType(typeName, ctor);
+    engine.registerConstant(ns, typeName, new ctor());
+    namespaces.set(ns, typeName);
+  }
+  return typeName;
+}
+
+function registerOverload(
+  engine: EngineEnvironment,
+  lib: CelLibrary,
+  f: CelFunction,
+  o: CelOverload,
+  namespaces: Map<string, string>,
+): void {
   const params = o.params.map(engineType).join(', ');
-  const receiver = o.receiver === undefined ? '' : `${engineType(o.receiver)}.`;
-  const signature = `${receiver}${f.name}(${params}): ${engineType(o.result)}`;
+  const dot = f.name.lastIndexOf('.');
+  const namespaced = o.receiver === undefined && dot > 0;
+  const name = namespaced ? f.name.slice(dot + 1) : f.name;
+  const receiver = namespaced
+    ? `${namespaceType(engine, f.name.slice(0, dot), namespaces)}.`
+    : o.receiver === undefined
+      ? ''
+      : `${engineType(o.receiver)}.`;
+  const signature = `${receiver}${name}(${params}): ${engineType(o.result)}`;
   const { impl, cost } = o;
   // The cost hook runs before the implementation, so an over-budget call stops before its work.
-  const handler: CelImpl =
+  const charged: CelImpl =
     cost === undefined
       ? impl
       : (...args) => {
           charge(cost(args));
           return impl(...args);
         };
+  const handler: CelImpl = namespaced ? (_ns: unknown, ...args) => charged(...args) : charged;
   try {
+    // The engine declares some non-standard overloads itself (string.indexOf, list<string>.join...)
+    // with JavaScript semantics; a library that declares the same signature replaces them.
+    dropEngineOverload(engine, signature, { receiver: receiver !== '', name, argc: o.params.length });
     engine.registerFunction(signature, handler);
   } catch (err) {
     throw new Error(`library ${lib.name}: overload ${o.id} (${signature}): ${(err as Error).message}`);
