@@ -45,7 +45,6 @@ export function celGoTypeName(s: string): string {
     .replace(/>/g, ')')
     .replace(/\boptional\(/g, 'optional_type(')
     .replace(/\bnull\b/g, 'null_type')
-    .replace(/\bnull\b/g, 'null_type')
     .replace(/^list$/, 'list(dyn)')
     .replace(/^map$/, 'map(dyn, dyn)');
 }
