@@ -54,9 +54,10 @@ export interface SchemaNode {
   /**
    * The wire type where the JSON schema cannot say it. Others are inferred: Time and MicroTime from
    * their refs, Quantity from `goType: 'resource.Quantity'`, IntOrString from `intOrString`, bytes from
-   * `format: 'byte'`.
+   * `format: 'byte'`. `StringList` is a list of strings whose Go type is a named slice that the wire
+   * wraps in a message of its own, the items at field 1 (authentication's ExtraValue).
    */
-  protoType?: 'FieldsV1' | 'RawExtension';
+  protoType?: 'FieldsV1' | 'RawExtension' | 'StringList';
   /** The wire message's fields where the schema keeps the value opaque (preserveUnknownFields). */
   protoProperties?: Record<string, SchemaNode>;
 }

@@ -165,6 +165,8 @@ function readValue(r: Reader, elem: Elem, depth: number, where: string): unknown
     case 'fieldsv1':
     case 'rawextension':
       return readSub(r, (inner) => readRaw(inner, where));
+    case 'stringlist':
+      return readSub(r, (inner) => readStringList(inner, where));
   }
 }
 
@@ -224,6 +226,18 @@ function readQuantity(r: Reader, where: string): string {
   if (s === undefined || s === '')
     throw new ProtobufError(`${where}: quantities must match the regular expression`);
   return s;
+}
+
+function readStringList(r: Reader, where: string): string[] {
+  const items: string[] = [];
+  while (!r.done) {
+    const [k, wt] = r.tag();
+    if (k === 1) {
+      expectWire(wt, WIRE_BYTES, `${where} items`);
+      items.push(r.string());
+    } else r.skip(wt);
+  }
+  return items;
 }
 
 function readRaw(r: Reader, where: string): Uint8Array | null {

@@ -85,6 +85,7 @@ function writeZero(w: Writer, num: number, elem: Elem): void {
     case 'microtime':
     case 'fieldsv1':
     case 'rawextension':
+    case 'stringlist':
       // Empty string, nil bytes written as empty, the zero time and empty raw messages: all length 0.
       w.tag(num, WIRE_BYTES);
       w.uvarint(0);
@@ -166,6 +167,17 @@ function writeValue(w: Writer, num: number, elem: Elem, v: unknown, where: strin
       if (typeof v !== 'string' && typeof v !== 'number') throw wrong('a quantity');
       writeQuantity(w, num, String(v));
       return;
+    case 'stringlist': {
+      if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw wrong('a list of strings');
+      w.tag(num, WIRE_BYTES);
+      const start = w.begin();
+      for (const s of v) {
+        w.tag(1, WIRE_BYTES);
+        w.string(s);
+      }
+      w.finish(start);
+      return;
+    }
     case 'fieldsv1':
     case 'rawextension': {
       w.tag(num, WIRE_BYTES);

@@ -18,7 +18,8 @@ export type ElemKind =
   | 'intorstring'
   | 'quantity'
   | 'fieldsv1'
-  | 'rawextension';
+  | 'rawextension'
+  | 'stringlist';
 
 export interface Elem {
   kind: ElemKind;
@@ -67,6 +68,7 @@ function resolve(node: SchemaNode, defs: Definitions): SchemaNode {
 function elemOf(node: SchemaNode, defs: Definitions, where: string): Elem {
   if (node.protoType === 'FieldsV1') return { kind: 'fieldsv1' };
   if (node.protoType === 'RawExtension') return { kind: 'rawextension' };
+  if (node.protoType === 'StringList') return { kind: 'stringlist' };
   const n = resolve(node, defs);
   const goType = node.goType ?? n.goType;
   if (goType === 'v1.Time' || node.ref === 'Time') return { kind: 'time' };
@@ -100,7 +102,7 @@ function fieldOf(name: string, node: SchemaNode, defs: Definitions): FieldPlan {
   const num = node.proto as number;
   const n = resolve(node, defs);
   const base = { name, num, pointer: node.protoPointer === true, keepZero: node.protoKeepZero === true };
-  if (n.type === 'array') {
+  if (n.type === 'array' && node.protoType !== 'StringList') {
     if (n.items === undefined) throw new ProtobufError(`${name} is a list without an item schema`);
     return { ...base, shape: 'list', elem: elemOf(n.items, defs, `${name}[]`) };
   }
