@@ -2,5 +2,6 @@
 // domains, label prefixes and component names. Imports nothing.
 
 export * from './finalizers.ts';
+export * from './group-aliases.ts';
 export * from './openapi-extensions.ts';
 export * from './profile.ts';

@@ -192,8 +192,8 @@ export class GenericStore {
     private readonly storage: Storage,
     readonly resource: ResourceInfo,
     private readonly strategy: Strategy,
-    /** Root of this resource's keys, e.g. `/configmaps`. */
-    private readonly keyRoot = `/${resource.group === '' ? '' : `${resource.group}/`}${resource.resource}`,
+    /** Root of this resource's keys, e.g. `/configmaps` (an alias's store shares its kind's). */
+    readonly keyRoot = `/${resource.group === '' ? '' : `${resource.group}/`}${resource.resource}`,
   ) {
     this.groupResource = { group: resource.group, resource: resource.resource };
   }

@@ -29,7 +29,8 @@ function codecSet(serializers: Serializer[], hidden: ReadonlySet<string>): Codec
 function schemaLookup(served: ServedResources): (apiVersion: string, kind: string) => KindSchema | undefined {
   const byType = new Map<string, KindSchema>();
   const add = (schema: KindSchema) => byType.set(`${apiVersionOf(schema)} ${schema.kind}`, schema);
-  for (const { kind } of served.list) {
+  // Aliases too: a protobuf body names the group of the path it was sent to.
+  for (const { kind } of [...served.list, ...served.aliases]) {
     add(kind.schema);
     for (const view of Object.values(kind.views ?? {})) add(view.schema);
   }

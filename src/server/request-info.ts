@@ -29,6 +29,11 @@ export interface RequestInfo {
    * namespaced resources have: `/api/v1/namespaces/x/namespaces` is no path at all.
    */
   underNamespace?: boolean;
+  /**
+   * The group as the path spelled it, when that is the upstream-named alias of `apiGroup`
+   * (group-aliases.ts): routing answers in it; everything else decides on `apiGroup`.
+   */
+  pathGroup?: string;
 }
 
 /** Sub-resources of a namespace that stay sub-resources rather than naming a nested resource. */

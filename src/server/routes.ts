@@ -68,7 +68,8 @@ export function buildRouter(deps: RouteDeps): Handler {
   return async (ctx) => {
     const info = ctx.info;
     if (info.isResourceRequest) {
-      const served = env.served.lookup(info.apiGroup, info.apiVersion, info.resource);
+      // Under an alias group the alias answers (in its group); request info names the canonical one.
+      const served = env.served.lookup(info.pathGroup ?? info.apiGroup, info.apiVersion, info.resource);
       const sub = info.parts.length > 3 ? info.parts.slice(2).join('/') : info.subresource;
       if (served === undefined || (sub !== '' && served.kind.resource.subresources[sub] === undefined)) {
         throw notFoundStatus();

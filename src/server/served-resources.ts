@@ -3,16 +3,20 @@
 
 import { type FieldFilter, FieldManager, onlyField, SchemaTypes, withoutField } from '../apply/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
+import type { NamingProfile } from '../naming/profile.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import { groupVersionOf, type ResourceInfo } from '../registry/resource.ts';
 import type { Storage } from '../storage/interface.ts';
+import { aliasKind } from './group-aliases.ts';
 
 export interface ServedResource {
   kind: KindDefinition;
   store: GenericStore;
   /** The field manager of writes through the resource ('') or one of its subresources. */
   fields(subresource: string): FieldManager;
+  /** For a resource served under an upstream-named alias group: the canonical one (group-aliases.ts). */
+  aliasOf?: ServedResource;
 }
 
 const WITHOUT_STATUS = withoutField('status');
@@ -49,11 +53,17 @@ function fieldManagers(kind: KindDefinition): (subresource: string) => FieldMana
 export class ServedResources {
   private readonly byPath = new Map<string, ServedResource>();
   private readonly groupVersions = new Set<string>();
+  /** What discovery, OpenAPI and the codecs are built from: aliases are not in it. */
   readonly list: ServedResource[] = [];
+  /** The same resources under upstream-named alias groups (served, never advertised). */
+  readonly aliases: ServedResource[] = [];
+  /** Alias group to canonical group. */
+  readonly groupAliases = new Map<string, string>();
 
-  constructor(kinds: readonly KindDefinition[], storage: Storage) {
+  /** With a naming profile that renames groups, each renamed group is also served under its alias. */
+  constructor(kinds: readonly KindDefinition[], storage: Storage, profile?: NamingProfile) {
     for (const kind of kinds) {
-      const served = {
+      const served: ServedResource = {
         kind,
         store: new GenericStore(storage, kind.resource, kind.strategy),
         fields: fieldManagers(kind),
@@ -61,7 +71,26 @@ export class ServedResources {
       this.list.push(served);
       this.byPath.set(pathKey(kind.resource.group, kind.resource.version, kind.resource.resource), served);
       this.groupVersions.add(groupVersionOf(kind.resource));
+      const alias = profile === undefined ? undefined : aliasKind(profile, kind);
+      if (alias === undefined) continue;
+      const aliased: ServedResource = {
+        kind: alias,
+        store: new GenericStore(storage, alias.resource, alias.strategy, served.store.keyRoot),
+        fields: fieldManagers(alias),
+        aliasOf: served,
+      };
+      this.aliases.push(aliased);
+      this.byPath.set(
+        pathKey(alias.resource.group, alias.resource.version, alias.resource.resource),
+        aliased,
+      );
+      this.groupAliases.set(alias.resource.group, kind.resource.group);
     }
+  }
+
+  /** The resources kept in storage (not the reviews): what controllers list and watch. */
+  get stored(): ServedResource[] {
+    return this.list.filter((r) => r.kind.review === undefined);
   }
 
   lookup(group: string, version: string, resource: string): ServedResource | undefined {

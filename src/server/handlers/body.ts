@@ -7,6 +7,7 @@ import { DecodeError, type DuplicateKeys, YAML_SERIALIZER } from '../../codec/se
 import { decodeYamlCheckedOffThread, decodeYamlOffThread } from '../../codec/yaml-offload.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { badRequest, requestEntityTooLarge } from '../../machinery/status.ts';
+import { sameApiVersion } from '../../naming/group-aliases.ts';
 import { groupVersionOf } from '../../registry/resource.ts';
 import type { KindSchema } from '../../schema/types.ts';
 import type { RequestContext } from '../context.ts';
@@ -109,7 +110,12 @@ export async function decodeAs(
   }
   const obj = value as ApiObject;
   const expectedGv = groupVersionOf(r);
-  if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expectedGv) {
+  // A body may name the group by its upstream alias or by the profile's name (DESIGN.md, Naming).
+  if (
+    obj.apiVersion !== undefined &&
+    obj.apiVersion !== '' &&
+    !(typeof obj.apiVersion === 'string' && sameApiVersion(env.profile, obj.apiVersion, expectedGv))
+  ) {
     throw badRequest(
       `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedGv})`,
     );

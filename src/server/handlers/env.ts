@@ -52,7 +52,8 @@ export function admitFor(
   operation: Operation,
   dryRun: boolean,
 ): (obj: ApiObject, old: ApiObject | null) => Promise<void> {
-  const r = t.served.kind.resource;
+  // A write through an alias group is admitted as one of the canonical group: one rule covers both.
+  const r = (t.served.aliasOf ?? t.served).kind.resource;
   return (obj, old) => {
     const a: AdmissionAttributes = {
       operation: operation === 'UPDATE' && old === null ? 'CREATE' : operation,
