@@ -16,7 +16,33 @@ export interface KindDefinition {
   table?: TableColumn[];
   /** Sub-resources served in another kind's shape, by sub-resource name (`scale`). */
   views?: Record<string, SubresourceView>;
+  /**
+   * A kind that is never stored (TokenReview, SelfSubjectReview, the access reviews): a create is
+   * answered by this, from the decoded, admitted body and the request's user. Such a kind serves
+   * `create` alone and its store is never asked.
+   */
+  review?: Review;
 }
+
+/** Who asks, as authentication found them (the shape of a user everywhere on the request path). */
+export interface RequestUser {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+export interface ReviewRequest {
+  user?: RequestUser;
+  /** The namespace of the path ('' for cluster-scoped kinds). */
+  namespace: string;
+  dryRun: boolean;
+  /** Runs admission on the body; a review calls it where upstream's validates (after its own checks). */
+  admit(obj: ApiObject): Promise<void>;
+}
+
+/** Answers a review: the object to send back (201), or a thrown Status. */
+export type Review = (obj: ApiObject, req: ReviewRequest) => Promise<ApiObject>;
 
 /**
  * A sub-resource that reads and writes part of the object in another kind's shape: a
