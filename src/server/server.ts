@@ -9,6 +9,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { join, resolve } from 'node:path';
 import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.ts';
+import type { TokenReviewer } from '../apis/authentication/index.ts';
 import { builtinKinds } from '../apis/index.ts';
 import { buildAuthentication } from '../auth/authn/config.ts';
 import type { ObjectReader } from '../auth/authn/types.ts';
@@ -25,6 +26,7 @@ import { compose, type RequestContext } from './context.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { featureGates } from './feature-gates.ts';
 import { buildFilterChain } from './filters/index.ts';
+import { resolveGroupAlias } from './group-aliases.ts';
 import { DEFAULT_WATCH_BUDGET, WatchBudget } from './handlers/watch-budget.ts';
 import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
 import { CONNECTION_DEFAULTS, type ListenerStats, listen } from './listener.ts';
@@ -112,8 +114,10 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     : pki.serving.keyPem;
   const clientCaPem = options.clientCaFile ? readFileSync(options.clientCaFile, 'utf8') : pki.ca.certPem;
 
-  const kinds = builtinKinds(profile);
-  const served = new ServedResources(kinds, storage);
+  // TokenReview asks the token authenticators, which are built below from the served resources.
+  let tokenReviewer: TokenReviewer | undefined;
+  const kinds = builtinKinds(profile, { tokenReviewer: () => tokenReviewer });
+  const served = new ServedResources(kinds, storage, profile);
   const systemNamespaces = [
     'default',
     componentName(profile, 'system'),
@@ -175,6 +179,10 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     servingKeyPem: keyPem,
   });
   const authn = authentication.chain;
+  tokenReviewer = {
+    authenticateToken: (token, audiences) => authentication.tokens.authenticateToken(token, audiences),
+    apiAudiences: authentication.apiAudiences,
+  };
   const authz = buildAuthorizer(options.authorizationModes);
   let serverAddress = '';
   const router = buildRouter({
@@ -211,7 +219,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       method: req.method ?? 'GET',
       url,
       query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
-      info: parseRequestInfo(req.method ?? 'GET', url),
+      info: resolveGroupAlias(parseRequestInfo(req.method ?? 'GET', url), served.groupAliases),
       warnings: [],
       signal: aborted.signal,
       gzipAboveBytes: env.gate('APIResponseCompression') ? GZIP_THRESHOLD_BYTES : undefined,
@@ -270,8 +278,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   const controllers =
     (options.controllers ?? DEFAULTS.controllers)
       ? [
-          new GarbageCollector(served.list, logError, controllerManager),
-          new NamespaceDeleter(served.list, {
+          new GarbageCollector(served.stored, logError, controllerManager),
+          new NamespaceDeleter(served.stored, {
             finalizer: namespaceFinalizer(profile),
             log: logError,
             manager: controllerManager,
