@@ -1,0 +1,116 @@
+// The engine's AST as the fixes see it, and the two passes over it. The engine builds a node per
+// operation; after type checking, each operator, call and index node holds the function it will
+// run (`handle`, chosen from the checked types) and each node its evaluator (`meta.evaluate`).
+// Those are ordinary properties, so a fix replaces them on the nodes that need it, and only there:
+// a node whose types the engine already handles right keeps the engine's own function.
+//  - before checking (fixParsed): literal values (source.ts), positions shifted by the source
+//    pass, the type of an empty list or map a macro iterates, and the result type of
+//    `duration + timestamp` (the engine declares it a duration);
+//  - after checking (fixChecked): operators.ts's run-time replacements.
+
+import { originalOffset, type Preprocessed } from './source.ts';
+
+/** What the fixes read and write on an engine AST node. */
+export interface Node {
+  op: string;
+  args: unknown;
+  pos: number;
+  start: number;
+  end: number;
+  readonly meta: {
+    check: CheckFn;
+    evaluate: EvaluateFn;
+    alternate?: Node;
+    macro?: Record<string, unknown>;
+  };
+  setMeta(key: string, value: unknown): Node;
+  /** Set by the checker. */
+  checkedType?: { name: string };
+  left?: Node;
+  right?: Node;
+  // biome-ignore lint/suspicious/noExplicitAny: the engine's per-node handler; its arity depends on op.
+  handle?: (...args: any[]) => unknown;
+}
+
+/** The engine's type checker, as far as the fixes call it. */
+export interface Checker {
+  getType(name: string): { name: string };
+}
+
+export type CheckFn = (chk: Checker, ast: Node, ctx: unknown) => { name: string };
+export type EvaluateFn = (ev: Evaluator, ast: Node, ctx: unknown) => unknown;
+export interface Evaluator {
+  run(ast: Node, ctx: unknown): unknown;
+}
+
+export function isNode(x: unknown): x is Node {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    'op' in x &&
+    'meta' in x &&
+    typeof (x as Node).setMeta === 'function'
+  );
+}
+
+/** Calls `fn` on every node reachable from `root`: operands, macro expansions, macro parts. */
+export function forEachNode(root: unknown, fn: (n: Node) => void): void {
+  const seen = new Set<unknown>();
+  const visit = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null || seen.has(x)) return;
+    seen.add(x);
+    if (Array.isArray(x)) {
+      for (const e of x) visit(e);
+      return;
+    }
+    if (!isNode(x)) {
+      if (Object.getPrototypeOf(x) === Object.prototype) for (const v of Object.values(x)) visit(v);
+      return;
+    }
+    fn(x);
+    visit(x.args);
+    if (x.meta.alternate !== undefined) visit(x.meta.alternate);
+    if (x.meta.macro !== undefined) for (const v of Object.values(x.meta.macro)) visit(v);
+  };
+  visit(root);
+}
+
+const TIMESTAMP = 'google.protobuf.Timestamp';
+const DURATION = 'google.protobuf.Duration';
+
+function isEmptyLiteral(n: unknown): n is Node {
+  return isNode(n) && (n.op === 'list' || n.op === 'map') && Array.isArray(n.args) && n.args.length === 0;
+}
+
+/** Fixes applied to a freshly parsed AST, before the checker sees it. */
+export function fixParsed(root: unknown, source: Preprocessed): void {
+  forEachNode(root, (n) => {
+    if (n.op === 'value' && n.args instanceof Uint8Array) {
+      const decoded = source.bytes.get(n.start);
+      if (decoded !== undefined) n.args = decoded;
+    }
+    // `[].all(e, e > 0)`: the engine types an empty literal's element as a type parameter, and
+    // then finds every `>` overload ambiguous for it. Iterated, it is a list (or map) of dyn.
+    if (n.op === 'comprehension') {
+      const iterable = (n.args as { iterable?: unknown }).iterable;
+      if (isEmptyLiteral(iterable)) {
+        const type = iterable.op === 'list' ? 'list<dyn>' : 'map<dyn, dyn>';
+        iterable.setMeta('check', (chk: Checker) => chk.getType(type));
+      }
+    }
+    if (n.op === '+') {
+      const check = n.meta.check;
+      n.setMeta('check', (chk: Checker, ast: Node, ctx: unknown) => {
+        const t = check(chk, ast, ctx);
+        return t.name === DURATION && ast.right?.checkedType?.name === TIMESTAMP ? chk.getType(TIMESTAMP) : t;
+      });
+    }
+  });
+  if (source.inserted.length > 0) {
+    forEachNode(root, (n) => {
+      n.pos = originalOffset(source, n.pos);
+      n.start = originalOffset(source, n.start);
+      n.end = originalOffset(source, n.end);
+    });
+  }
+}
