@@ -5,6 +5,7 @@
 
 import { charge } from './cost.ts';
 import { dropEngineOverload, EngineEnvironment, engineType } from './engine.ts';
+import { FixedEngineEnvironment } from './fixes/index.ts';
 import { type CelType, objectTypesIn } from './types.ts';
 
 /** A function implementation: receives the receiver first (for member overloads), then the args. */
@@ -96,7 +97,8 @@ const DEFAULT_LIMITS: Limits = { maxExpressionLength: 0, costLimit: Number.MAX_S
 let nextId = 1;
 
 export function createEnvironment(options: EnvironmentOptions): Environment {
-  const engine = new EngineEnvironment({
+  // The engine with the wrapper's corrections to its CEL semantics (fixes/index.ts).
+  const engine = new FixedEngineEnvironment({
     // cel-go accepts [1, 'a'] (a list(dyn)); so do we.
     homogeneousAggregateLiterals: false,
     enableOptionalTypes: true,
