@@ -4,7 +4,8 @@
 // discovery entries and OpenAPI operations; and the user's extra through protobuf's ExtraValue.
 
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtobuf, encodeProtobuf } from '../../codec/protobuf/index.ts';
@@ -21,20 +22,21 @@ type Json = Record<string, unknown>;
 
 describe('authentication API', () => {
   let ts: TestApiServer;
+  // The token file lives outside the server's data directory, which the server creates itself.
+  const tokens = mkdtempSync(join(tmpdir(), 'authn-api-tokens-'));
   before(async () => {
+    writeFileSync(join(tokens, 'tokens.csv'), `${TOKEN},bob,1001,"dev,ops"\n`);
     ts = await startTestApiServer({
       // Anonymous users may ask who they are only where authorization lets them (the default
       // chain, like upstream's RBAC, gives them no create at all).
       authorizationModes: ['AlwaysAllow'],
-      // The token file is written before the server reads it: the data directory comes first.
-      tokenAuthFile: (() => {
-        const f = join(process.env.TMPDIR ?? '/tmp', `authn-api-${process.pid}-${Date.now()}.csv`);
-        writeFileSync(f, `${TOKEN},bob,1001,"dev,ops"\n`);
-        return f;
-      })(),
+      tokenAuthFile: join(tokens, 'tokens.csv'),
     });
   });
-  after(() => ts.stop());
+  after(async () => {
+    await ts.stop();
+    rmSync(tokens, { recursive: true, force: true });
+  });
 
   const review = async (group: string, body: Json, headers: Record<string, string> = {}) =>
     ts.call({
