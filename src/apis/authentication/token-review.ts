@@ -99,13 +99,14 @@ async function review(
   obj: ApiObject,
   req: ReviewRequest,
 ): Promise<ApiObject> {
-  const tr = obj as TokenReviewShape;
+  // Upstream echoes the review it was sent, metadata included (an empty one when none came).
+  const tr = { ...obj, metadata: obj.metadata ?? {} } as TokenReviewShape;
   const token = tr.spec?.token ?? '';
   if (token === '') throw badRequest('token is required for TokenReview in authentication');
-  await req.admit(obj);
+  await req.admit(tr);
   const tokens = reviewer?.();
   // A server without token authenticators answers the review as it came, as upstream does.
-  if (tokens === undefined) return obj;
+  if (tokens === undefined) return tr;
   const asked = tr.spec?.audiences ?? [];
   const audiences = asked.length > 0 ? asked : [...tokens.apiAudiences];
   const result = await tokens.authenticateToken(token, audiences);
@@ -114,7 +115,7 @@ async function review(
     // The same words the request path gives a refused bearer token (auth/authn/bearer-token.ts).
     status.user = {};
     status.error = result === null ? 'invalid bearer token' : `invalid bearer token, ${result.error}`;
-    return { ...obj, status };
+    return { ...tr, status };
   }
   // An authenticator that does not deal in audiences is good for whatever was asked.
   const good = result.audiences ?? audiences;
@@ -127,7 +128,7 @@ async function review(
   status.authenticated = true;
   status.user = userInfoOf({ ...result.user, groups });
   if (good.length > 0) status.audiences = [...good];
-  return { ...obj, status };
+  return { ...tr, status };
 }
 
 /** TokenReview, answered by the token authenticators the getter hands over once the server has them. */
