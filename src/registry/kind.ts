@@ -7,6 +7,7 @@ import type { ApiObject } from '../machinery/object.ts';
 import type { KindSchema } from '../schema/types.ts';
 import type { ResourceInfo } from './resource.ts';
 import type { Strategy } from './strategy.ts';
+import type { SubresourceAction } from './subresource-action.ts';
 
 export interface KindDefinition {
   resource: ResourceInfo;
@@ -16,6 +17,8 @@ export interface KindDefinition {
   table?: TableColumn[];
   /** Sub-resources served in another kind's shape, by sub-resource name (`scale`). */
   views?: Record<string, SubresourceView>;
+  /** Sub-resources that only create and store nothing, by sub-resource name (`token`). */
+  actions?: Record<string, SubresourceAction>;
   /**
    * A kind that is never stored (TokenReview, SelfSubjectReview, the access reviews): a create is
    * answered by this, from the decoded, admitted body and the request's user. Such a kind serves

@@ -33,6 +33,8 @@ function schemaLookup(served: ServedResources): (apiVersion: string, kind: strin
   for (const { kind } of [...served.list, ...served.aliases]) {
     add(kind.schema);
     for (const view of Object.values(kind.views ?? {})) add(view.schema);
+    for (const a of Object.values(kind.actions ?? {}))
+      for (const s of [a.schema, ...(a.aliases ?? [])]) add(s);
   }
   return (apiVersion, kind) => byType.get(`${apiVersion} ${kind}`);
 }

@@ -104,9 +104,9 @@ export class ServedResources {
   /** Each resource's names, with the kind of every sub-resource served in another shape. */
   resources(): ResourceInfo[] {
     return this.list.map(({ kind }) => {
-      if (kind.views === undefined) return kind.resource;
+      if (kind.views === undefined && kind.actions === undefined) return kind.resource;
       const subresourceKinds = Object.fromEntries(
-        Object.entries(kind.views).map(([name, v]) => [
+        Object.entries({ ...kind.views, ...kind.actions }).map(([name, v]) => [
           name,
           { group: v.schema.group, version: v.schema.version, kind: v.schema.kind },
         ]),

@@ -3,6 +3,7 @@
 
 import { methodNotSupported } from '../../machinery/status.ts';
 import type { RequestContext } from '../context.ts';
+import { handleAction } from './action.ts';
 import { createHandler } from './create.ts';
 import { deleteHandler } from './delete.ts';
 import { deleteCollectionHandler } from './delete-collection.ts';
@@ -33,6 +34,8 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv, t: Ta
   ctx.codecs = codecsOf(env, t);
   const view = t.subresource === '' ? undefined : t.served.kind.views?.[t.subresource];
   if (view !== undefined) return handleView(ctx, env, t, view);
+  const action = t.subresource === '' ? undefined : t.served.kind.actions?.[t.subresource];
+  if (action !== undefined) return handleAction(ctx, env, t, action);
   const verb = ctx.info.verb;
   const handler = BY_VERB[verb];
   const r = t.served.kind.resource;
