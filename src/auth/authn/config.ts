@@ -6,6 +6,7 @@
 
 import { BearerTokenAuthenticator } from './bearer-token.ts';
 import { AUTHN_DEFAULTS, type AuthenticationOptions } from './options.ts';
+import { type ServiceAccountSetup, serviceAccountAuthenticators } from './service-account-setup.ts';
 import { CachedTokenAuthenticator } from './token-cache.ts';
 import { TokenFileAuthenticator } from './token-file.ts';
 import { TokenUnion } from './token-union.ts';
@@ -26,6 +27,8 @@ export interface AuthnSetup extends AuthenticationOptions {
   pkiDir: string;
   /** The serving key (PEM): verifies service account tokens when no key file is given, as upstream. */
   servingKeyPem: string;
+  /** Service account keys, issuers and rules (service-account-setup.ts); no service account tokens without. */
+  serviceAccounts?: ServiceAccountSetup;
 }
 
 export interface Authentication {
@@ -43,6 +46,8 @@ export interface Authentication {
 function tokenAuthenticators(o: AuthnSetup): TokenAuthenticator[] {
   const list: TokenAuthenticator[] = [];
   if (o.tokenAuthFile !== undefined) list.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
+  if (o.serviceAccounts !== undefined)
+    list.push(...serviceAccountAuthenticators(o.serviceAccounts, o.objects));
   return list;
 }
 
