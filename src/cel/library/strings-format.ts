@@ -1,0 +1,441 @@
+// `<string>.format(<list>)` of the strings extension, both ways cel-go has it: versions 1-3 (the
+// one kube-apiserver 1.35 enables, StringsVersion(2)) quote strings inside lists and maps and
+// print numbers through x/text's English printer (`1,234.500000`, `2.718280×10⁰⁰`); version 4
+// follows the CEL specification's strings extension (`2.718280e+00`, lists unquoted), which is
+// what the conformance data tests. Errors carry cel-go's messages.
+
+import { goFloat, goQuote } from '../../machinery/field-errors.ts';
+import { Duration, UnsignedInt } from '../engine.ts';
+import {
+  goFixed,
+  goIntegerBase,
+  goScientific,
+  goShortestFixed,
+  textFixed,
+  textScientific,
+} from './strings-numbers.ts';
+
+/** cel-go's later cap on a clause's precision (`%.9999999f` allocated 792 MB); 1.35 had none. */
+const MAX_PRECISION = 1000;
+
+type Clause = (v: unknown) => string;
+
+/** The clauses of one version; `precision` is undefined when the clause gave none. */
+interface Formatter {
+  string: Clause;
+  decimal: Clause;
+  fixed(precision: number | undefined): Clause;
+  scientific(precision: number | undefined): Clause;
+  binary: Clause;
+  hex(upper: boolean): Clause;
+  octal: Clause;
+}
+
+// --- values -----------------------------------------------------------------------------------------
+
+type Kind =
+  | 'int'
+  | 'uint'
+  | 'double'
+  | 'bool'
+  | 'string'
+  | 'bytes'
+  | 'null'
+  | 'list'
+  | 'map'
+  | 'timestamp'
+  | 'duration'
+  | 'type'
+  | 'other';
+
+function kind(v: unknown): Kind {
+  switch (typeof v) {
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'boolean':
+      return 'bool';
+    case 'string':
+      return 'string';
+  }
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof UnsignedInt) return 'uint';
+  if (v instanceof Uint8Array) return 'bytes';
+  if (Array.isArray(v)) return 'list';
+  if (v instanceof Date) return 'timestamp';
+  if (v instanceof Duration) return 'duration';
+  // Typed objects are the engine's Map subclasses: maps, as upstream's unstructured objects are.
+  if (v instanceof Map) return 'map';
+  const proto = Object.getPrototypeOf(v);
+  if (proto === Object.prototype || proto === null) return 'map';
+  if (isTypeValue(v)) return 'type';
+  return 'other';
+}
+
+/** The engine's type values (`type(1)`): instances of its Type class, which carry a name. */
+function isTypeValue(v: unknown): v is { name: string } {
+  return (
+    (v as { constructor?: { name?: string } }).constructor?.name === 'Type' &&
+    typeof (v as { name?: unknown }).name === 'string'
+  );
+}
+
+/** cel-go's name of a value's type, as its messages print it. */
+function typeNameOf(v: unknown): string {
+  switch (kind(v)) {
+    case 'null':
+      return 'null_type';
+    case 'timestamp':
+      return 'google.protobuf.Timestamp';
+    case 'duration':
+      return 'google.protobuf.Duration';
+    case 'other':
+      return String((v as { constructor?: { name?: string } }).constructor?.name ?? 'unknown').replace(
+        /^Optional$/,
+        'optional_type',
+      );
+    default:
+      return kind(v);
+  }
+}
+
+function typeValueName(v: { name: string }): string {
+  return v.name === 'null' ? 'null_type' : v.name;
+}
+
+function entriesOf(m: unknown): [unknown, unknown][] {
+  if (m instanceof Map) return [...m.entries()];
+  return Object.entries(m as Record<string, unknown>);
+}
+
+function integer(v: unknown): bigint {
+  return v instanceof UnsignedInt ? v.value : (v as bigint);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Lossy = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+function hexBytes(b: Uint8Array, upper: boolean): string {
+  const s = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+  return upper ? s.toUpperCase() : s;
+}
+
+/** Go's time.RFC3339Nano in UTC: the fraction without trailing zeros. */
+function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.(\d*?)0*Z$/, (_m, f: string) => (f === '' ? 'Z' : `.${f}Z`));
+}
+
+/** Go's Duration.Seconds() as strconv's shortest 'f' form, then `s` (`6347s`, `0.000000002s`). */
+function durationSeconds(d: Duration): string {
+  const ns = d.seconds * 1_000_000_000n + BigInt(d.nanos);
+  const seconds = Number(ns / 1_000_000_000n) + Number(ns % 1_000_000_000n) / 1e9;
+  return `${goShortestFixed(seconds)}s`;
+}
+
+/** Go orders strings by their UTF-8 bytes, which is code point order. */
+function byCodePoint(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+const isSpecialDoubleString = (v: unknown) => v === 'NaN' || v === 'Infinity' || v === '-Infinity';
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+// --- versions 1 to 3 ------------------------------------------------------------------------------
+
+const STRING_CLAUSE =
+  'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given';
+
+function textString(v: unknown): string {
+  switch (kind(v)) {
+    case 'list':
+      return `[${(v as unknown[]).map(textElement).join(', ')}]`;
+    case 'map': {
+      const entries = entriesOf(v).map(([k, x]) => {
+        const kk = kind(k);
+        if (kk !== 'string' && kk !== 'bool' && kk !== 'int' && kk !== 'uint')
+          fail(`no formatting function for map key of type ${typeNameOf(k)}`);
+        return [textElement(k), textElement(x)];
+      });
+      entries.sort((a, b) => byCodePoint(a[0], b[0]));
+      return `{${entries.map(([k, x]) => `${k}:${x}`).join(', ')}}`;
+    }
+    case 'int':
+    case 'uint':
+      return integer(v).toString();
+    case 'double':
+      return goFloat(v as number);
+    case 'bool':
+    case 'string':
+      return String(v);
+    case 'bytes':
+      try {
+        return utf8.decode(v as Uint8Array);
+      } catch {
+        return fail(
+          'could not convert argument "invalid UTF-8 in bytes, cannot convert to string" to string',
+        );
+      }
+    case 'timestamp':
+      return rfc3339(v as Date);
+    case 'duration':
+      return durationSeconds(v as Duration);
+    case 'type':
+      return typeValueName(v as { name: string });
+    case 'null':
+      return 'null';
+    default:
+      return fail(`${STRING_CLAUSE} ${typeNameOf(v)}`);
+  }
+}
+
+/** A list element or map entry: written as a CEL literal would be. */
+function textElement(v: unknown): string {
+  switch (kind(v)) {
+    case 'string':
+      return goQuote(v as string);
+    case 'bytes':
+      return `b${goQuote(textString(v))}`;
+    case 'double': {
+      const x = v as number;
+      return Number.isFinite(x) ? goFixed(x, 6) : goQuote(goFixed(x, 6));
+    }
+    case 'timestamp':
+      return `timestamp(${goQuote(rfc3339(v as Date))})`;
+    case 'duration':
+      return `duration(${goQuote(durationSeconds(v as Duration))})`;
+    case 'other':
+      return fail(`no formatting function for ${typeNameOf(v)}`);
+    default:
+      return textString(v);
+  }
+}
+
+function asTextDouble(v: unknown, clause: string): number {
+  if (typeof v === 'number') return v;
+  if (isSpecialDoubleString(v)) return Number(v);
+  return fail(`${clause} clause can only be used on doubles, was given ${typeNameOf(v)}`);
+}
+
+const textFormatter: Formatter = {
+  string: textString,
+  decimal(v) {
+    if (typeof v === 'bigint' || v instanceof UnsignedInt) return integer(v).toString();
+    return fail(`decimal clause can only be used on integers, was given ${typeNameOf(v)}`);
+  },
+  fixed: (precision) => (v) => textFixed(asTextDouble(v, 'fixed-point'), precision ?? 6),
+  scientific: () => (v) => textScientific(asTextDouble(v, 'scientific')),
+  binary(v) {
+    if (typeof v === 'boolean') return v ? '1' : '0';
+    if (typeof v === 'bigint' || v instanceof UnsignedInt) return goIntegerBase(integer(v), 2);
+    return fail(`only integers and bools can be formatted as binary, was given ${typeNameOf(v)}`);
+  },
+  hex: (upper) => (v) => {
+    if (typeof v === 'string') return hexBytes(utf8Encoder.encode(v), upper);
+    if (v instanceof Uint8Array) return hexBytes(v, upper);
+    if (typeof v === 'bigint' || v instanceof UnsignedInt) return goIntegerBase(integer(v), 16, upper);
+    return fail(
+      `only integers, byte buffers, and strings can be formatted as hex, was given ${typeNameOf(v)}`,
+    );
+  },
+  octal(v) {
+    if (typeof v === 'bigint' || v instanceof UnsignedInt) return goIntegerBase(integer(v), 8);
+    return fail(`octal clause can only be used on integers, was given ${typeNameOf(v)}`);
+  },
+};
+
+// --- version 4 ----------------------------------------------------------------------------------------
+
+function specDouble(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
+  return goShortestFixed(x);
+}
+
+function specString(v: unknown): string {
+  switch (kind(v)) {
+    case 'bool':
+    case 'string':
+      return String(v);
+    case 'int':
+    case 'uint':
+      return integer(v).toString();
+    case 'double':
+      return specDouble(v as number);
+    case 'bytes':
+      return utf8Lossy.decode(v as Uint8Array);
+    case 'duration':
+      return durationSeconds(v as Duration);
+    case 'timestamp':
+      return rfc3339(v as Date);
+    case 'null':
+      return 'null';
+    case 'type':
+      return typeValueName(v as { name: string });
+    case 'list':
+      return `[${(v as unknown[]).map(specString).join(', ')}]`;
+    case 'map': {
+      const entries = entriesOf(v).map(([k, x]) => [specString(k), specString(x)]);
+      entries.sort((a, b) => byCodePoint(a[0], b[0]));
+      return `{${entries.map(([k, x]) => `${k}: ${x}`).join(', ')}}`;
+    }
+    default:
+      return fail(`${STRING_CLAUSE} ${typeNameOf(v)}`);
+  }
+}
+
+/**
+ * Go's output for a verb that does not apply to an integer, which is what cel-go 0.26 writes when
+ * %f or %e meets an int: `%!f(int64=000005)` (the precision still pads the digits).
+ */
+function badVerb(verb: string, v: bigint | UnsignedInt, precision: number): string {
+  const n = v instanceof UnsignedInt ? v.value : v;
+  const digits = (n < 0n ? -n : n).toString().padStart(precision, '0');
+  return `%!${verb}(${v instanceof UnsignedInt ? 'uint64' : 'int64'}=${n < 0n ? '-' : ''}${digits})`;
+}
+
+function specNumber(
+  clause: string,
+  verb: string,
+  precision: number,
+  v: unknown,
+  render: (x: number) => string,
+): string {
+  if (typeof v === 'bigint' || v instanceof UnsignedInt) return badVerb(verb, v, precision);
+  if (typeof v === 'number') return Number.isFinite(v) ? render(v) : specDouble(v);
+  return fail(`${clause} clause can only be used on ints, uints, and doubles, was given ${typeNameOf(v)}`);
+}
+
+const specFormatter: Formatter = {
+  string: specString,
+  decimal(v) {
+    if (typeof v === 'bigint' || v instanceof UnsignedInt) return integer(v).toString();
+    if (typeof v === 'number') return specDouble(v);
+    return fail(`decimal clause can only be used on ints, uints, and doubles, was given ${typeNameOf(v)}`);
+  },
+  fixed:
+    (p = 6) =>
+    (v) =>
+      specNumber('fixed-point', 'f', p, v, (x) => goFixed(x, p)),
+  scientific:
+    (p = 6) =>
+    (v) =>
+      specNumber('scientific', 'e', p, v, (x) => goScientific(x, p)),
+  binary(v) {
+    if (typeof v === 'boolean') return v ? '1' : '0';
+    if (typeof v === 'bigint' || v instanceof UnsignedInt) return goIntegerBase(integer(v), 2);
+    return fail(`only ints, uints, and bools can be formatted as binary, was given ${typeNameOf(v)}`);
+  },
+  hex: (upper) => (v) => {
+    if (typeof v === 'bigint' || v instanceof UnsignedInt) return goIntegerBase(integer(v), 16, upper);
+    if (typeof v === 'string') return hexBytes(utf8Encoder.encode(v), upper);
+    if (v instanceof Uint8Array) return hexBytes(v, upper);
+    return fail(`only ints, uints, bytes, and strings can be formatted as hex, was given ${typeNameOf(v)}`);
+  },
+  octal(v) {
+    if (typeof v === 'bigint' || v instanceof UnsignedInt) return goIntegerBase(integer(v), 8);
+    return fail(`octal clause can only be used on ints and uints, was given ${typeNameOf(v)}`);
+  },
+};
+
+// --- the format string --------------------------------------------------------------------------------
+
+/** Reads `.<digits>` at `at`: the characters read and the precision (undefined without a dot). */
+function readPrecision(s: string, at: number): [number, number | undefined] {
+  if (s[at] !== '.') return [0, undefined];
+  let i = at + 1;
+  while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
+  const prefix = 'error while parsing precision: ';
+  if (i >= s.length) fail(`${prefix}could not find end of precision specifier`);
+  const digits = s.slice(at + 1, i);
+  const atoi = `error while converting precision to integer: strconv.Atoi: parsing ${goQuote(digits)}`;
+  if (digits === '') fail(`${prefix}${atoi}: invalid syntax`);
+  const value = BigInt(digits);
+  if (value > 2n ** 63n - 1n) fail(`${prefix}${atoi}: value out of range`);
+  if (value > BigInt(MAX_PRECISION))
+    fail(`${prefix}precision ${value} exceeds maximum allowed precision ${MAX_PRECISION}`);
+  return [i - at, Number(value)];
+}
+
+function clauseAt(s: string, at: number, f: Formatter): [number, Clause] {
+  let read: number;
+  let precision: number | undefined;
+  try {
+    [read, precision] = readPrecision(s, at);
+  } catch (err) {
+    return fail(`could not parse formatting clause: ${(err as Error).message}`);
+  }
+  const verb = s[at + read];
+  const clause = ((): Clause | undefined => {
+    switch (verb) {
+      case 's':
+        return f.string;
+      case 'd':
+        return f.decimal;
+      case 'f':
+        return f.fixed(precision);
+      case 'e':
+        return f.scientific(precision);
+      case 'b':
+        return f.binary;
+      case 'x':
+      case 'X':
+        return f.hex(verb === 'X');
+      case 'o':
+        return f.octal;
+    }
+    return undefined;
+  })();
+  if (clause === undefined)
+    fail(
+      `could not parse formatting clause: unrecognized formatting clause "${String.fromCodePoint(s.codePointAt(at + read)!)}"`,
+    );
+  return [read + 1, clause];
+}
+
+/**
+ * `fmt.format(args)` of the strings extension at `version` (1 to 3: kube-apiserver's; 4 and later:
+ * the CEL specification's). Throws an Error with cel-go's message.
+ */
+export function formatString(version: number, fmt: string, args: readonly unknown[]): string {
+  const f = version >= 4 ? specFormatter : textFormatter;
+  let out = '';
+  let argIndex = 0;
+  let i = 0;
+  while (i < fmt.length) {
+    const c = fmt[i];
+    if (c !== '%') {
+      out += c;
+      i++;
+      continue;
+    }
+    if (fmt[i + 1] === '%') {
+      out += '%';
+      i += 2;
+      continue;
+    }
+    if (argIndex >= args.length) fail(`index ${argIndex} out of range`);
+    if (i + 1 >= fmt.length) fail('unexpected end of string');
+    const [read, clause] = clauseAt(fmt, i + 1, f);
+    let text: string;
+    try {
+      text = clause(args[argIndex]);
+    } catch (err) {
+      return fail(`error during formatting: ${(err as Error).message}`);
+    }
+    out += text;
+    i += read + 1;
+    argIndex++;
+  }
+  return out;
+}
