@@ -2,7 +2,11 @@
 // file of the CEL specification (as shipped, in protobuf-JSON form, by @bufbuild/cel-spec) against
 // each candidate engine and prints the pass rate per file, overall, and the failures by class.
 //
-//   npx tsx bench/cel/conformance.ts [--dir /tmp/celtry] [--verbose FILE]
+//   npx tsx bench/cel/conformance.ts [--dir /tmp/celtry] [--verbose FILE|all] [--wrapper]
+//
+// A third candidate is our wrapper (src/cel/, with its fixes), on the project's own engine copy.
+// `--wrapper` runs it alone, with the test data from the project's node_modules (a devDependency),
+// so no scratch install is needed; `npm test` runs the same candidate in conformance.test.ts.
 //
 // The candidates are loaded from a scratch install (`npm i --prefix /tmp/celtry @bufbuild/cel@0.6.1
 // @bufbuild/cel-spec@0.6.1 @marcbachmann/cel-js@8.0.0`), not from the project's node_modules, so
@@ -10,17 +14,12 @@
 // both engines) resolves from that one directory, so message classes are never mixed across copies.
 // This is a measuring tool, not a test: nothing in `npm test` runs it.
 
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bufCandidate } from './conformance-buf.ts';
 import { celJsCandidate } from './conformance-celjs.ts';
-import {
-  type Candidate,
-  canon,
-  loadSpec,
-  type Norm,
-  type Outcome,
-  type SimpleTest,
-} from './conformance-data.ts';
+import { type Candidate, canon, loadSpec, type Outcome } from './conformance-data.ts';
+import { judge } from './conformance-judge.ts';
+import { wrapperCandidate } from './conformance-wrapper.ts';
 
 interface FileTally {
   file: string;
@@ -28,52 +27,18 @@ interface FileTally {
   passed: Map<string, number>;
 }
 
-/** Failure class of one outcome against the expectation, or undefined when it passed. */
-function judge(
-  test: SimpleTest,
-  out: Outcome,
-  expected: Norm | 'error' | 'true' | 'type' | 'unknown',
-): string | undefined {
-  if (out.kind === 'unsupported') return `unsupported by API (${out.why})`;
-  if (expected === 'unknown') return 'unknown values (partial evaluation) not supported';
-  if (out.kind === 'compileError') {
-    return expected === 'error' && test.disableCheck ? undefined : classifyCompileError(out.message);
-  }
-  if (expected === 'type') return out.kind === 'type' && out.ok ? undefined : 'inferred result type differs';
-  if (expected === 'error') return out.kind === 'error' ? undefined : 'value where an error was expected';
-  if (out.kind === 'error') return classifyRuntimeError(out.message);
-  if (out.kind !== 'value') return 'no value';
-  const want = expected === 'true' ? canon({ t: 'bool', v: true }) : canon(expected);
-  return canon(out.value) === want ? undefined : 'wrong value';
-}
-
-function classifyCompileError(message: string): string {
-  const m = message.toLowerCase();
-  if (/syntax|unexpected|expecting|parse|token|invalid .*escape|octal|reserved/.test(m)) return 'parse error';
-  if (/unknown variable|undeclared|unknown type|not registered/.test(m))
-    return 'type check: unknown identifier or type';
-  if (/overload|not defined|no matching|unknown function|found no/.test(m))
-    return 'type check: missing function or overload';
-  return 'type check: rejected';
-}
-
-function classifyRuntimeError(message: string): string {
-  const m = message.toLowerCase();
-  if (/overload|unbound function|no such function|not defined|unknown function|found no matching/.test(m)) {
-    return 'runtime: missing function or overload';
-  }
-  if (/field|key|property/.test(m)) return 'runtime: field or key access';
-  return 'runtime: unexpected error';
-}
-
 async function main(argv: string[]): Promise<void> {
   const dirIdx = argv.indexOf('--dir');
   const dir = dirIdx >= 0 ? argv[dirIdx + 1] : (process.env.CEL_TRY_DIR ?? '/tmp/celtry');
   const verboseIdx = argv.indexOf('--verbose');
   const verboseFile = verboseIdx >= 0 ? argv[verboseIdx + 1] : undefined;
-  const mod = (p: string) => pathToFileURL(`${dir}/node_modules/${p}`).href;
+  const wrapperOnly = argv.includes('--wrapper');
+  const root = wrapperOnly ? fileURLToPath(new URL('../..', import.meta.url)) : dir;
+  const mod = (p: string) => pathToFileURL(`${root}/node_modules/${p}`).href;
   const spec = await loadSpec(mod);
-  const candidates: Candidate[] = [await bufCandidate(mod, spec), await celJsCandidate(mod)];
+  const candidates: Candidate[] = wrapperOnly
+    ? [wrapperCandidate(spec)]
+    : [await bufCandidate(mod, spec), await celJsCandidate(mod), wrapperCandidate(spec)];
 
   const tallies = new Map<string, FileTally[]>();
   const classes = new Map<string, Map<string, number>>();

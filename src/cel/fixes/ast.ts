@@ -53,24 +53,30 @@ export function isNode(x: unknown): x is Node {
   );
 }
 
-/** Calls `fn` on every node reachable from `root`: operands, macro expansions, macro parts. */
+/**
+ * Calls `fn` once on every node reachable from `root` (an engine node): operands, macro expansions
+ * and macro parts. Nodes are told apart by the root's class, which every node shares.
+ */
 export function forEachNode(root: unknown, fn: (n: Node) => void): void {
-  const seen = new Set<unknown>();
+  if (!isNode(root)) return;
+  const nodeClass = (root as object).constructor;
+  const seen = new Set<Node>();
   const visit = (x: unknown): void => {
-    if (typeof x !== 'object' || x === null || seen.has(x)) return;
-    seen.add(x);
-    if (Array.isArray(x)) {
-      for (const e of x) visit(e);
-      return;
+    if (typeof x !== 'object' || x === null) return;
+    if (x.constructor === nodeClass) {
+      const n = x as Node;
+      if (seen.has(n)) return;
+      seen.add(n);
+      fn(n);
+      visit(n.args);
+      const meta = n.meta;
+      if (meta.alternate !== undefined) visit(meta.alternate);
+      if (meta.macro !== undefined) for (const v of Object.values(meta.macro)) visit(v);
+    } else if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) visit(x[i]);
+    } else if (x.constructor === Object) {
+      for (const v of Object.values(x)) visit(v);
     }
-    if (!isNode(x)) {
-      if (Object.getPrototypeOf(x) === Object.prototype) for (const v of Object.values(x)) visit(v);
-      return;
-    }
-    fn(x);
-    visit(x.args);
-    if (x.meta.alternate !== undefined) visit(x.meta.alternate);
-    if (x.meta.macro !== undefined) for (const v of Object.values(x.meta.macro)) visit(v);
   };
   visit(root);
 }

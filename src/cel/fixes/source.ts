@@ -19,7 +19,11 @@ export interface Preprocessed {
 
 const IDENT = /[A-Za-z0-9_]/;
 
+/** Whether an expression may hold anything preprocess changes: a bytes literal or a `.5` float. */
+const MAY_NEED = /[bB][rR]?['"]|[rR][bB]['"]|(?:^|[^\w)\]])\.\d/;
+
 export function preprocess(expr: string): Preprocessed {
+  if (!MAY_NEED.test(expr)) return { text: expr, bytes: new Map(), inserted: [] };
   const out: string[] = [];
   const bytes = new Map<number, Uint8Array>();
   const inserted: number[] = [];

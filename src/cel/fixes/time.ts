@@ -264,12 +264,15 @@ function plainDecimal(x: number): string {
   return `${m[1]}${digits.padEnd(exp + 1, '0')}`;
 }
 
-/** The duration accessors: whole hours, minutes, seconds or milliseconds, truncated toward zero. */
+/**
+ * The duration accessors: whole hours, minutes or seconds, truncated toward zero; milliseconds
+ * are those of the last second (cel-go: `duration('123.321s').getMilliseconds()` is 321).
+ */
 export const DURATION_GETTERS: Readonly<Record<string, (d: Duration) => bigint>> = {
   getHours: (d) => durationNanos(d) / (3600n * NS_PER_S),
   getMinutes: (d) => durationNanos(d) / (60n * NS_PER_S),
   getSeconds: (d) => durationNanos(d) / NS_PER_S,
-  getMilliseconds: (d) => durationNanos(d) / NS_PER_MS,
+  getMilliseconds: (d) => (durationNanos(d) % NS_PER_S) / NS_PER_MS,
 };
 
 // --- arithmetic -------------------------------------------------------------------------------------
