@@ -6,7 +6,7 @@
 
 import { chargeNode } from './cost.ts';
 import { celGoTypeName, engineErrorDetail, engineType, instrumentAst, normalEngineType } from './engine.ts';
-import type { Environment } from './environment.ts';
+import { type Environment, parseExpression } from './environment.ts';
 import { type CelType, typeName } from './types.ts';
 
 export interface CompileOptions {
@@ -49,7 +49,7 @@ export function compile(env: Environment, expression: string, options: CompileOp
   }
   let parsed: ReturnType<Environment['engine']['parse']>;
   try {
-    parsed = env.engine.parse(expression);
+    parsed = parseExpression(env, expression);
   } catch (err) {
     const d = engineErrorDetail(err);
     return fail(expression, d.start ?? 0, `Syntax error: ${lowerFirst(d.summary)}`);

@@ -60,6 +60,22 @@ export interface CelLibrary {
   /** Value types the library introduces: a CEL type name and the class of its runtime values. */
   types?: readonly { name: string; ctor: abstract new (...args: never[]) => unknown }[];
   functions: readonly CelFunction[];
+  /** Language features the overload shape cannot express (see LanguageHooks). */
+  language?: LanguageHooks;
+}
+
+/**
+ * Engine-level hooks for language features (optional types, two-variable comprehensions,
+ * qualified variable names): macros, operators and constants, syntax the engine's parser lacks,
+ * and changes to the parsed AST before it is checked. Only src/cel/library/ files use them.
+ */
+export interface LanguageHooks {
+  /** Declares macros, operators and constants on a new environment's engine. */
+  install?(engine: EngineEnvironment): void;
+  /** Rewrites an expression before parsing; must keep its length and every offset. */
+  rewrite?(expression: string): string;
+  /** Adjusts the parsed AST before type checking; `expression` is the text as written. */
+  prepare?(ast: unknown, expression: string, env: Environment): void;
 }
 
 export interface Limits {
@@ -78,6 +94,12 @@ export interface EnvironmentOptions {
    * what tracking costs; then `costLimit` cannot be enforced and cost reads 0.
    */
   trackCost?: boolean;
+  /**
+   * cel-go's EnableErrorOnBadPresenceTest: `has(x.f)` or `x.?f` on a value without fields (an int,
+   * null) is an error rather than false / none. Off in kube-apiserver (the default); the CEL
+   * conformance suite runs with it on.
+   */
+  errorOnBadPresenceTest?: boolean;
 }
 
 export interface Environment {
@@ -87,6 +109,7 @@ export interface Environment {
   readonly libraries: readonly CelLibrary[];
   readonly limits: Readonly<Limits>;
   readonly trackCost: boolean;
+  readonly errorOnBadPresenceTest: boolean;
   /** @internal the engine's environment; only compile.ts uses it. */
   readonly engine: EngineEnvironment;
 }
@@ -126,14 +149,25 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
   for (const lib of libraries) {
     for (const f of lib.functions) for (const o of f.overloads) registerOverload(engine, lib, f, o, namespaces);
   }
+  for (const lib of libraries) lib.language?.install?.(engine);
   return Object.freeze({
     id: nextId++,
     variables: Object.freeze({ ...options.variables }),
     libraries,
     limits: Object.freeze({ ...DEFAULT_LIMITS, ...options.limits }),
     trackCost: options.trackCost ?? true,
+    errorOnBadPresenceTest: options.errorOnBadPresenceTest ?? false,
     engine,
   });
+}
+
+/** Parses `expression` with the environment's language hooks (rewrite before, prepare after). */
+export function parseExpression(env: Environment, expression: string): ReturnType<EngineEnvironment['parse']> {
+  let source = expression;
+  for (const lib of env.libraries) if (lib.language?.rewrite) source = lib.language.rewrite(source);
+  const parsed = env.engine.parse(source);
+  for (const lib of env.libraries) lib.language?.prepare?.(parsed.ast, expression, env);
+  return parsed;
 }
 
 function dedupe(libs: readonly CelLibrary[]): readonly CelLibrary[] {
