@@ -45,6 +45,8 @@ export function celGoTypeName(s: string): string {
     .replace(/>/g, ')')
     .replace(/\boptional\(/g, 'optional_type(')
     .replace(/\bnull\b/g, 'null_type')
+    // A type parameter left unbound (the element of `[]`) is dyn to cel-go.
+    .replace(/\b[A-Z]\b/g, 'dyn')
     .replace(/^list$/, 'list(dyn)')
     .replace(/^map$/, 'map(dyn, dyn)');
 }
