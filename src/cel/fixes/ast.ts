@@ -3,8 +3,8 @@
 // run (`handle`, chosen from the checked types) and each node its evaluator (`meta.evaluate`).
 // Those are ordinary properties, so a fix replaces them on the nodes that need it, and only there:
 // a node whose types the engine already handles right keeps the engine's own function.
-//  - before checking (fixParsed): literal values (source.ts), positions shifted by the source
-//    pass, the type of an empty list or map a macro iterates, and the result type of
+//  - before checking (fixParsed): literal values and backtick-quoted field names (source.ts),
+//    positions shifted by the source pass, the type of an empty list or map a macro iterates, and the result type of
 //    `duration + timestamp` (the engine declares it a duration);
 //  - after checking (fixChecked): operators.ts's run-time replacements.
 
@@ -91,6 +91,10 @@ function isEmptyLiteral(n: unknown): n is Node {
 /** Fixes applied to a freshly parsed AST, before the checker sees it. */
 export function fixParsed(root: unknown, source: Preprocessed): void {
   forEachNode(root, (n) => {
+    if ((n.op === '.' || n.op === '.?') && source.quoted.size > 0) {
+      const name = source.quoted.get(n.pos);
+      if (name !== undefined) (n.args as unknown[])[1] = name;
+    }
     if (n.op === 'value' && n.args instanceof Uint8Array) {
       const decoded = source.bytes.get(n.start);
       if (decoded !== undefined) n.args = decoded;

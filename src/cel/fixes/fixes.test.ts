@@ -61,6 +61,11 @@ describe('cel fixes', () => {
     assert.deepEqual([...(run(`b'\\x00\\377'`) as Uint8Array)], [0, 255]);
   });
 
+  it('selects fields quoted in backticks', () => {
+    assert.equal(run("{'content-type': 'a', 'x.y': 'b'}.`content-type` + {'x.y': 'b'}.`x.y`"), 'ab');
+    assert.equal(run("dyn({'/v1': 1}).?`/v1`.orValue(0)"), 1n);
+  });
+
   it('keeps map literal keys typed', () => {
     const m = run(`{1: 'a', 2u: 'b', true: 'c'}`) as Map<unknown, unknown>;
     assert.ok(m instanceof Map);

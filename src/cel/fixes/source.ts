@@ -5,7 +5,10 @@
 //  - every bytes literal's value is decoded here again, since the engine keeps one byte per UTF-16
 //    unit (`b'ÿ'` became 0xff, not the UTF-8 bytes c3 bf);
 //  - a float literal written without its leading zero (`.5`) lexes as a dot: a `0` is inserted, and
-//    the positions after it are shifted back when the AST and errors are reported.
+//    the positions after it are shifted back when the AST and errors are reported;
+//  - a field name quoted in backticks (`m.\`content-type\``, cel-spec's escaped identifiers) is not
+//    lexed: it is replaced by underscores of the same length, and the parsed selection gets the
+//    name back.
 // The scan knows CEL's token shapes only as far as it needs to skip strings, comments and numbers.
 
 export interface Preprocessed {
@@ -13,6 +16,8 @@ export interface Preprocessed {
   text: string;
   /** Bytes literals by their start in `text`: the value CEL gives them. */
   bytes: Map<number, Uint8Array>;
+  /** Backtick-quoted field names by their start in `text`. */
+  quoted: Map<number, string>;
   /** Offsets in `text` at which one character was inserted, ascending. */
   inserted: number[];
 }
@@ -20,12 +25,13 @@ export interface Preprocessed {
 const IDENT = /[A-Za-z0-9_]/;
 
 /** Whether an expression may hold anything preprocess changes: a bytes literal or a `.5` float. */
-const MAY_NEED = /[bB][rR]?['"]|[rR][bB]['"]|(?:^|[^\w)\]])\.\d/;
+const MAY_NEED = /[bB][rR]?['"]|[rR][bB]['"]|(?:^|[^\w)\]])\.\d|`/;
 
 export function preprocess(expr: string): Preprocessed {
-  if (!MAY_NEED.test(expr)) return { text: expr, bytes: new Map(), inserted: [] };
+  if (!MAY_NEED.test(expr)) return { text: expr, bytes: new Map(), quoted: new Map(), inserted: [] };
   const out: string[] = [];
   const bytes = new Map<number, Uint8Array>();
+  const quoted = new Map<number, string>();
   const inserted: number[] = [];
   let shift = 0;
   let i = 0;
@@ -54,6 +60,15 @@ export function preprocess(expr: string): Preprocessed {
       i = lit.end;
       continue;
     }
+    if (c === '`') {
+      const m = /^`([A-Za-z0-9_./ -]+)`/.exec(expr.slice(i));
+      if (m !== null) {
+        quoted.set(i + shift, m[1]);
+        out.push('_'.repeat(m[0].length));
+        i += m[0].length;
+        continue;
+      }
+    }
     if (c >= '0' && c <= '9') {
       const m = /^(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)[uU]?/.exec(expr.slice(i));
       const len = m === null ? 1 : m[0].length;
@@ -78,7 +93,7 @@ export function preprocess(expr: string): Preprocessed {
     out.push(c);
     i++;
   }
-  return { text: out.join(''), bytes, inserted };
+  return { text: out.join(''), bytes, quoted, inserted };
 }
 
 /** Maps an offset in the preprocessed text back to the expression as written. */
