@@ -4,8 +4,11 @@
 // when one is added.
 
 import { charge } from './cost.ts';
-import { dropEngineOverload, EngineEnvironment, engineType } from './engine.ts';
+import { dropEngineOverload, type EngineEnvironment, engineType } from './engine.ts';
 import { FixedEngineEnvironment } from './fixes/index.ts';
+import { qualifiedNamesLibrary } from './library/authz-names.ts';
+import { comprehensionsLibrary } from './library/comprehensions.ts';
+import { optionalsLibrary } from './library/optionals.ts';
 import { type CelType, objectTypesIn } from './types.ts';
 
 /** A function implementation: receives the receiver first (for member overloads), then the args. */
@@ -126,7 +129,7 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
     homogeneousAggregateLiterals: false,
     enableOptionalTypes: true,
   });
-  const libraries = dedupe(options.libraries ?? []);
+  const libraries = dedupe([...LANGUAGE_LIBRARIES, ...(options.libraries ?? [])]);
   for (const lib of libraries) {
     for (const t of lib.types ?? []) engine.registerType(t.name, t.ctor as unknown as new () => unknown);
   }
@@ -147,7 +150,8 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
     engine.registerVariable(name, engineType(type));
   const namespaces = new Map<string, string>();
   for (const lib of libraries) {
-    for (const f of lib.functions) for (const o of f.overloads) registerOverload(engine, lib, f, o, namespaces);
+    for (const f of lib.functions)
+      for (const o of f.overloads) registerOverload(engine, lib, f, o, namespaces);
   }
   for (const lib of libraries) lib.language?.install?.(engine);
   return Object.freeze({
@@ -161,8 +165,23 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
   });
 }
 
+/**
+ * The language as kube-apiserver 1.35 enables it in every CEL environment (environment/base.go):
+ * optional types (cel.OptionalTypes, since 1.28) and two-variable comprehensions
+ * (ext.TwoVarComprehensions, since 1.32); and cel-go's qualified variable names
+ * (`authorizer.requestResource`).
+ */
+const LANGUAGE_LIBRARIES: readonly CelLibrary[] = [
+  optionalsLibrary,
+  comprehensionsLibrary,
+  qualifiedNamesLibrary,
+];
+
 /** Parses `expression` with the environment's language hooks (rewrite before, prepare after). */
-export function parseExpression(env: Environment, expression: string): ReturnType<EngineEnvironment['parse']> {
+export function parseExpression(
+  env: Environment,
+  expression: string,
+): ReturnType<EngineEnvironment['parse']> {
   let source = expression;
   for (const lib of env.libraries) if (lib.language?.rewrite) source = lib.language.rewrite(source);
   const parsed = env.engine.parse(source);
