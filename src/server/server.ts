@@ -12,6 +12,7 @@ import { namespaceLifecycle } from '../admission/namespace-lifecycle.ts';
 import type { TokenReviewer } from '../apis/authentication/index.ts';
 import { builtinKinds } from '../apis/index.ts';
 import { buildAuthentication } from '../auth/authn/config.ts';
+import { prepareServiceAccounts } from '../auth/authn/service-account-setup.ts';
 import type { ObjectReader } from '../auth/authn/types.ts';
 import { buildAuthorizer } from '../auth/authz/modes.ts';
 import { renderClientConfig } from '../client/client-config.ts';
@@ -29,6 +30,7 @@ import { buildFilterChain } from './filters/index.ts';
 import { resolveGroupAlias } from './group-aliases.ts';
 import { DEFAULT_WATCH_BUDGET, WatchBudget } from './handlers/watch-budget.ts';
 import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
+import { withIssuerDiscovery } from './issuer-discovery.ts';
 import { CONNECTION_DEFAULTS, type ListenerStats, listen } from './listener.ts';
 import { buildOpenApi } from './openapi-documents.ts';
 import { DEFAULTS, type ServerOptions } from './options.ts';
@@ -37,6 +39,7 @@ import { parseRequestInfo } from './request-info.ts';
 import { GZIP_THRESHOLD_BYTES, responseGone, writeError } from './respond.ts';
 import { buildRouter } from './routes.ts';
 import { ServedResources } from './served-resources.ts';
+import { withServiceAccountTokens } from './service-account-tokens.ts';
 import { versionDocument } from './version.ts';
 
 export interface ServerHandle {
@@ -116,7 +119,17 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
 
   // TokenReview asks the token authenticators, which are built below from the served resources.
   let tokenReviewer: TokenReviewer | undefined;
-  const kinds = builtinKinds(profile, { tokenReviewer: () => tokenReviewer });
+  const serviceAccounts = prepareServiceAccounts({
+    ...options.authentication,
+    pkiDir: options.dataDir,
+    servingKeyPem: keyPem,
+    profile,
+  });
+  const kinds = withServiceAccountTokens(
+    builtinKinds(profile, { tokenReviewer: () => tokenReviewer }),
+    profile,
+    serviceAccounts,
+  );
   const served = new ServedResources(kinds, storage, profile);
   const systemNamespaces = [
     'default',
@@ -177,6 +190,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     objects: servedObjectReader(served),
     pkiDir: options.dataDir,
     servingKeyPem: keyPem,
+    serviceAccount: serviceAccounts.options,
+    serviceAccounts,
   });
   const authn = authentication.chain;
   tokenReviewer = {
@@ -185,14 +200,23 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   };
   const authz = buildAuthorizer(options.authorizationModes);
   let serverAddress = '';
-  const router = buildRouter({
-    env,
-    discoveryGroups: [groupName(profile, 'apidiscovery'), UPSTREAM_ALIASES.discoveryGroup],
-    openapi: buildOpenApi(kinds, profile),
-    health,
-    version: versionDocument(),
-    serverAddress: () => serverAddress,
-  });
+  const router = withIssuerDiscovery(
+    buildRouter({
+      env,
+      discoveryGroups: [groupName(profile, 'apidiscovery'), UPSTREAM_ALIASES.discoveryGroup],
+      openapi: buildOpenApi(kinds, profile),
+      health,
+      version: versionDocument(),
+      serverAddress: () => serverAddress,
+    }),
+    {
+      issuer: serviceAccounts.options.issuers[0],
+      jwksUri: serviceAccounts.options.jwksUri,
+      externalAddress: () => serverAddress,
+      keys: serviceAccounts.verifyingKeys,
+    },
+    (m) => process.stderr.write(`${m}\n`),
+  );
   const handle = compose(
     buildFilterChain({
       authn,
