@@ -108,6 +108,8 @@ export class ServiceAccountJwtAuthenticator implements TokenAuthenticator {
       }
     }
     if (errors.length === 0) return { error: 'no keys to verify service account tokens' };
-    return { error: errors.length === 1 ? errors[0] : `[${errors.join(', ')}]` };
+    // As upstream's aggregate error: repeated messages once, brackets only around several.
+    const distinct = [...new Set(errors)];
+    return { error: distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]` };
   }
 }
