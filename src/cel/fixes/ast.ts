@@ -81,6 +81,19 @@ export function forEachNode(root: unknown, fn: (n: Node) => void): void {
   visit(root);
 }
 
+/** An error the fixes raise at parse time, shaped as the engine's (code, bare message, range). */
+export class FixError extends Error {
+  constructor(
+    readonly code: string,
+    readonly summary: string,
+    readonly range: { start: number; end: number },
+  ) {
+    super(summary);
+  }
+}
+
+const MAX_INT = 2n ** 63n - 1n;
+
 const TIMESTAMP = 'google.protobuf.Timestamp';
 const DURATION = 'google.protobuf.Duration';
 
@@ -90,7 +103,13 @@ function isEmptyLiteral(n: unknown): n is Node {
 
 /** Fixes applied to a freshly parsed AST, before the checker sees it. */
 export function fixParsed(root: unknown, source: Preprocessed): void {
+  // Int literals past int64 (the engine keeps any bigint); 2^63 only as the operand of a minus.
+  const tooLarge: Node[] = [];
+  const negatedMin = new Set<unknown>();
   forEachNode(root, (n) => {
+    if (n.op === '-_' && isNode(n.args) && n.args.op === 'value' && n.args.args === MAX_INT + 1n)
+      negatedMin.add(n.args);
+    if (n.op === 'value' && typeof n.args === 'bigint' && n.args > MAX_INT) tooLarge.push(n);
     if ((n.op === '.' || n.op === '.?') && source.quoted.size > 0) {
       const name = source.quoted.get(n.pos);
       if (name !== undefined) (n.args as unknown[])[1] = name;
@@ -122,5 +141,9 @@ export function fixParsed(root: unknown, source: Preprocessed): void {
       n.start = originalOffset(source, n.start);
       n.end = originalOffset(source, n.end);
     });
+  }
+  for (const n of tooLarge) {
+    if (!negatedMin.has(n))
+      throw new FixError('invalid_int', 'invalid int literal', { start: n.start, end: n.end });
   }
 }

@@ -92,6 +92,12 @@ describe('cel fixes', () => {
   });
 
   it('keeps int64 edges as errors', () => {
+    const c = compile(env, 'x + 9223372036854775808');
+    assert.equal(
+      c.ok ? '' : c.error.message.split('\n')[0],
+      'compilation failed: ERROR: <input>:1:5: Syntax error: invalid int literal',
+    );
+    assert.equal(run('-9223372036854775808 < 0'), true);
     assert.equal(runError('-9223372036854775808 / -1'), 'return error for overflow');
     assert.equal(runError('-9223372036854775808 % -1'), 'return error for overflow');
     assert.equal(runError('int(9223372036854775807.0)'), 'range error');

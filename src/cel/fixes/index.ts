@@ -11,7 +11,7 @@
 // May import: ../engine.ts only (and each other).
 
 import { EngineEnvironment } from '../engine.ts';
-import { fixParsed } from './ast.ts';
+import { FixError, fixParsed } from './ast.ts';
 import { intFromUint } from './conversions.ts';
 import { fixChecked } from './operators.ts';
 import { originalOffset, preprocess } from './source.ts';
@@ -37,17 +37,6 @@ type ParseResult = ReturnType<EngineEnvironment['parse']>;
 const ENGINE_MAP_EVALUATE = (
   new EngineEnvironment({}).parse('{1: 1}').ast as unknown as { meta: { evaluate: unknown } }
 ).meta.evaluate;
-
-/** An engine error moved to the position in the expression as written. */
-class ShiftedError extends Error {
-  constructor(
-    readonly code: string,
-    readonly summary: string,
-    readonly range: { start: number; end: number },
-  ) {
-    super(summary);
-  }
-}
 
 export class FixedEngineEnvironment extends EngineEnvironment {
   constructor(options?: EngineOptions) {
@@ -93,7 +82,7 @@ export class FixedEngineEnvironment extends EngineEnvironment {
 function shifted(err: unknown, source: ReturnType<typeof preprocess>): unknown {
   const e = err as Error & { code?: string; summary?: string; range?: { start: number; end: number } };
   if (!(err instanceof Error) || e.range === undefined) return err;
-  return new ShiftedError(e.code ?? 'parse_error', e.summary ?? e.message, {
+  return new FixError(e.code ?? 'parse_error', e.summary ?? e.message, {
     start: originalOffset(source, e.range.start),
     end: originalOffset(source, e.range.end),
   });
