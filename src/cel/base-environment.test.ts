@@ -1,0 +1,62 @@
+// kube-apiserver 1.35's base environment (pkg/cel/environment/base.go at v0.35.0): its library
+// list and versions, and one expression per library written so far, from upstream's tests and
+// documentation (results recorded from k8s.io/apiserver v0.35.0's MustBaseEnvSet(1.35)).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BASE_CEL_LIBRARIES, BASE_LIBRARIES, baseEnvironment } from './base-environment.ts';
+import { compile } from './compile.ts';
+import { evaluate } from './evaluate.ts';
+import { T } from './types.ts';
+
+const env = baseEnvironment({ variables: { s: T.string, xs: T.list(T.int) } });
+
+function value(expr: string, activation: Record<string, unknown> = {}): unknown {
+  const c = compile(env, expr);
+  if (!c.ok) throw new Error(c.error.message);
+  const r = evaluate(c.program, { s: '', xs: [], ...activation });
+  if (!r.ok) throw new Error(`${expr}: ${r.error.message}`);
+  return r.value;
+}
+
+describe('base environment', () => {
+  it('lists base.go’s libraries with the versions that introduced them', () => {
+    const rows = BASE_LIBRARIES.map((b) => `${b.name}@${b.introduced}`);
+    assert.deepEqual(rows, [
+      'kubernetes.urls@1.0',
+      'kubernetes.regex@1.0',
+      'cel.lib.std.matches@1.0',
+      'kubernetes.lists@1.0',
+      'kubernetes.authz@1.27',
+      'cel.lib.optional@1.28',
+      'kubernetes.quantity@1.28',
+      'cel.lib.ext.strings@1.29',
+      'cel.lib.ext.sets@1.29',
+      'kubernetes.net.ip@1.30',
+      'kubernetes.net.cidr@1.30',
+      'kubernetes.format@1.31',
+      'kubernetes.authzSelectors@1.31',
+      'cel.lib.ext.comprev2@1.32',
+      'kubernetes.Semver@1.33',
+      'cel.lib.ext.lists@1.34',
+    ]);
+    // 1.35 compiles new expressions at compatibility version 1.34: every one of them is on.
+    assert.ok(BASE_LIBRARIES.every((b) => b.newExpressions));
+    assert.ok(BASE_CEL_LIBRARIES.length > 0);
+  });
+
+  it('has each library written so far', () => {
+    assert.equal(value("'a 1 b 2'.find('[0-9]') == '1'"), true); // regex
+    assert.equal(value('[1, 2, 3].indexOf(2) == 1'), true); // lists
+    assert.equal(value("'abc'.contains('bc')"), true);
+    assert.equal(value("'TacoCat'.lowerAscii()"), 'tacocat'); // strings
+    assert.equal(value("'%e'.format([2.5])"), '2.500000×10⁰⁰'); // strings at version 2
+    assert.equal(value('sets.contains([1, 2, 3, 4], [2, 3])'), true); // sets
+    assert.equal(value('optional.of(1).orValue(2)'), 1n); // optionals
+    assert.equal(value('[1, 2].all(i, v, v > i)'), true); // two-variable comprehensions
+    assert.equal(value("s.matches('^[a-z]+$')", { s: 'abc' }), true);
+  });
+
+  it('keeps version 2 of the strings library: no reverse', () => {
+    assert.equal(compile(env, "'abc'.reverse()").ok, false);
+  });
+});
