@@ -26,6 +26,19 @@ export {
   type SizeRange,
 } from './environment.ts';
 export { type EvalResult, type EvaluateOptions, evaluate } from './evaluate.ts';
+export {
+  AUTHZ_CHECK_COST,
+  authorizerActivation,
+  authzLibraries,
+  authzLibrary,
+  authzSelectorsLibrary,
+  authzVariables,
+  type CelAuthorizer,
+  type CelAuthzAttributes,
+  type CelAuthzDecision,
+  type CelAuthzUser,
+  type CelRequestResource,
+} from './library/authz.ts';
 export { ProgramCache, programCache } from './program-cache.ts';
 export {
   type CelType,
