@@ -76,6 +76,8 @@ function runtimeMessage(err: unknown): string {
       return d.summary.replace(/^Index out of range/i, 'index out of bounds');
     case 'no_such_overload':
       return d.summary.replace(/^no such overload/, 'no such overload');
+    case 'optional_value_missing':
+      return 'optional.none() dereference';
     default:
       return d.summary;
   }
