@@ -74,6 +74,7 @@ function regexOverload(o: Omit<CelOverload, 'cost' | 'estimateCost'>): CelOverlo
 /**
  * CEL's standard `matches` with RE2 semantics, both as a function and as a method (overload ids
  * `matches` and `matches_string`). It replaces the engine's own, which uses JavaScript's RegExp.
+ * cel-go charges by size only the method (`matches_string`); the function costs 1 a call.
  */
 export const matchesLibrary: CelLibrary = {
   name: 'cel.lib.std.matches',
@@ -81,7 +82,7 @@ export const matchesLibrary: CelLibrary = {
     {
       name: 'matches',
       overloads: [
-        regexOverload({ id: 'matches', params: [T.string, T.string], result: T.bool, impl: matches }),
+        { id: 'matches', params: [T.string, T.string], result: T.bool, impl: matches },
         regexOverload({
           id: 'matches_string',
           receiver: T.string,

@@ -39,11 +39,11 @@ function overload(id: string, factor: number, impl: (a: unknown[], b: unknown[])
     params: [listOfA, listOfB],
     result: T.bool,
     impl,
-    // cel-go: 1 for the call, plus m × n comparisons times the factor, truncated.
-    cost: (args) => Math.floor((args[0] as unknown[]).length * (args[1] as unknown[]).length * factor),
+    // cel-go's whole call: 1, plus m × n comparisons times the factor, truncated.
+    cost: (args) => 1 + Math.floor((args[0] as unknown[]).length * (args[1] as unknown[]).length * factor),
     estimateCost: (sizes: readonly SizeRange[]) => ({
-      min: Math.floor(sizes[0].min * sizes[1].min * factor),
-      max: Math.min(Number.MAX_SAFE_INTEGER, Math.floor(sizes[0].max * sizes[1].max * factor)),
+      min: 1 + Math.floor(sizes[0].min * sizes[1].min * factor),
+      max: Math.min(Number.MAX_SAFE_INTEGER, 1 + Math.floor(sizes[0].max * sizes[1].max * factor)),
     }),
   };
 }

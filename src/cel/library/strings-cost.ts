@@ -2,7 +2,9 @@
 // common/cost.go, kube-apiserver pkg/cel/library/cost.go): a string traversal costs 0.1 per
 // character, a regular expression 0.25 per character of the pattern times the traversal of the
 // input. Sizes are in code points, as cel-go's String.Size() counts them (except indexOf and
-// lastIndexOf, which upstream charges by UTF-8 bytes).
+// lastIndexOf, which upstream charges by UTF-8 bytes). The libraries' `cost` hooks return
+// upstream's cost of the whole call, which replaces the 1 a call costs otherwise (cel-go's
+// ActualCostEstimator and overload trackers work that way).
 
 import type { CostRange, SizeRange } from '../environment.ts';
 
