@@ -6,6 +6,7 @@
 
 import { goFloat, goQuote } from '../../machinery/field-errors.ts';
 import { Duration, UnsignedInt } from '../engine.ts';
+import { formatDuration, formatTimestamp } from '../fixes/time.ts';
 import {
   goFixed,
   goIntegerBase,
@@ -122,18 +123,6 @@ function hexBytes(b: Uint8Array, upper: boolean): string {
   return upper ? s.toUpperCase() : s;
 }
 
-/** Go's time.RFC3339Nano in UTC: the fraction without trailing zeros. */
-function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.(\d*?)0*Z$/, (_m, f: string) => (f === '' ? 'Z' : `.${f}Z`));
-}
-
-/** Go's Duration.Seconds() as strconv's shortest 'f' form, then `s` (`6347s`, `0.000000002s`). */
-function durationSeconds(d: Duration): string {
-  const ns = d.seconds * 1_000_000_000n + BigInt(d.nanos);
-  const seconds = Number(ns / 1_000_000_000n) + Number(ns % 1_000_000_000n) / 1e9;
-  return `${goShortestFixed(seconds)}s`;
-}
-
 /** Go orders strings by their UTF-8 bytes, which is code point order. */
 function byCodePoint(a: string, b: string): number {
   const x = [...a];
@@ -187,9 +176,9 @@ function textString(v: unknown): string {
         );
       }
     case 'timestamp':
-      return rfc3339(v as Date);
+      return formatTimestamp(v as Date);
     case 'duration':
-      return durationSeconds(v as Duration);
+      return formatDuration(v as Duration);
     case 'type':
       return typeValueName(v as { name: string });
     case 'null':
@@ -211,9 +200,9 @@ function textElement(v: unknown): string {
       return Number.isFinite(x) ? goFixed(x, 6) : goQuote(goFixed(x, 6));
     }
     case 'timestamp':
-      return `timestamp(${goQuote(rfc3339(v as Date))})`;
+      return `timestamp(${goQuote(formatTimestamp(v as Date))})`;
     case 'duration':
-      return `duration(${goQuote(durationSeconds(v as Duration))})`;
+      return `duration(${goQuote(formatDuration(v as Duration))})`;
     case 'other':
       return fail(`no formatting function for ${typeNameOf(v)}`);
     default:
@@ -275,9 +264,9 @@ function specString(v: unknown): string {
     case 'bytes':
       return utf8Lossy.decode(v as Uint8Array);
     case 'duration':
-      return durationSeconds(v as Duration);
+      return formatDuration(v as Duration);
     case 'timestamp':
-      return rfc3339(v as Date);
+      return formatTimestamp(v as Date);
     case 'null':
       return 'null';
     case 'type':
