@@ -86,6 +86,10 @@ export function celCompare(a: unknown, b: unknown): number | undefined {
   return undefined;
 }
 
+interface Equatable {
+  equals(other: unknown): boolean;
+}
+
 /** CEL equality (`==`): heterogeneous, so values of different types are unequal, not an error. */
 export function celEquals(a: unknown, b: unknown): boolean {
   switch (typeof a) {
@@ -112,6 +116,10 @@ export function celEquals(a: unknown, b: unknown): boolean {
     if (!(b instanceof Optional) || a.hasValue() !== b.hasValue()) return false;
     return !a.hasValue() || celEquals(a.value(), b.value());
   }
+  // A library's value type (a quantity, an IP, a semantic version) defines its equality by an
+  // `equals` method; values of two different classes are never equal.
+  if (Object.getPrototypeOf(a) === Object.getPrototypeOf(b) && typeof (a as Equatable).equals === 'function')
+    return (a as Equatable).equals(b);
   // Types compare by identity; typed objects (the engine's Map subclasses) likewise.
   return a === b;
 }
