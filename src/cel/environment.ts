@@ -5,7 +5,7 @@
 
 import { charge } from './cost.ts';
 import { dropEngineOverload, type EngineEnvironment, engineType } from './engine.ts';
-import { FixedEngineEnvironment } from './fixes/index.ts';
+import { celEquals, FixedEngineEnvironment } from './fixes/index.ts';
 import { qualifiedNamesLibrary } from './library/authz-names.ts';
 import { comprehensionsLibrary } from './library/comprehensions.ts';
 import { optionalsLibrary } from './library/optionals.ts';
@@ -130,8 +130,18 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
     enableOptionalTypes: true,
   });
   const libraries = dedupe([...LANGUAGE_LIBRARIES, ...(options.libraries ?? [])]);
+  // A type two libraries share (net.IP, of ip and cidr) is declared once. A library type compares
+  // with itself by `==`, as cel-go's _==_(A, A) allows; its values decide how (celEquals).
+  const types = new Map<string, unknown>();
   for (const lib of libraries) {
-    for (const t of lib.types ?? []) engine.registerType(t.name, t.ctor as unknown as new () => unknown);
+    for (const t of lib.types ?? []) {
+      const seen = types.get(t.name);
+      if (seen === t.ctor) continue;
+      if (seen !== undefined) throw new Error(`library ${lib.name}: type ${t.name} is declared with another class`);
+      types.set(t.name, t.ctor);
+      engine.registerType(t.name, t.ctor as unknown as new () => unknown);
+      engine.registerOperator(`${t.name} == ${t.name}`, celEquals);
+    }
   }
   // Object types first, innermost first, so every field's type is known when its owner is declared.
   const objects = new Map<string, CelType & { kind: 'object' }>();
