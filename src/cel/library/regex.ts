@@ -8,7 +8,7 @@
 // was measured against it and rejected: it backtracks (`(a*)*b` over 28 characters ran 37 s
 // here), has lookaround, backreferences and a different `\b`, `\s`, `(?i)`; a translator would
 // still leave the backtracking. re2js costs 0.2-1 µs a match on short inputs against 25-40 ns
-// for RegExp, linear in the input for any pattern. Patterns are compiled once and kept (LRU).
+// for RegExp, linear in the input for any pattern. Patterns are compiled once and kept.
 // Costs are upstream's: ceil((1 + length(input)) × 0.1) × ceil(length(regex) × 0.25).
 
 import { RE2JS } from 're2js';
@@ -19,19 +19,18 @@ import { regexCost, regexEstimate, runeCount } from './strings-cost.ts';
 /** The compiled form re2js keeps, with Go's method set (match, find, findAll). */
 type Compiled = ReturnType<RE2JS['re2']>;
 
-/** Compiled patterns by text, most recently used last; a pattern that does not compile keeps its error. */
+/**
+ * Compiled patterns by text, oldest first; a pattern that does not compile keeps its error. A hit
+ * is not moved (reordering a Map cost more than the match itself), so the oldest entry goes when
+ * the cache is full: constant patterns are looked up on every call, and rarely number thousands.
+ */
 const cache = new Map<string, Compiled | Error>();
-const CACHE_SIZE = 1024;
+const CACHE_SIZE = 4096;
 
 /** The compiled pattern, or an Error carrying Go's message (`error parsing regexp: ...`). */
 export function compileRegex(pattern: string): Compiled | Error {
   let hit = cache.get(pattern);
-  if (hit !== undefined) {
-    // Keep the map in use order: delete and set moves the entry last.
-    cache.delete(pattern);
-    cache.set(pattern, hit);
-    return hit;
-  }
+  if (hit !== undefined) return hit;
   try {
     hit = RE2JS.compile(pattern).re2();
   } catch (err) {

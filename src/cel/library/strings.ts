@@ -94,6 +94,10 @@ function substring(s: string, start: bigint, end?: bigint): string {
   return cps === undefined ? s.slice(a, b) : cps.slice(a, b).join('');
 }
 
+// toLowerCase would map non-ASCII letters too (Æ, Σ); only A-Z and a-z change here.
+const lowerAscii = (x: string) => (/[A-Z]/.test(x) ? x.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : x);
+const upperAscii = (x: string) => (/[a-z]/.test(x) ? x.replace(/[a-z]+/g, (m) => m.toUpperCase()) : x);
+
 /** Go's strings.Replace: at most n (all when negative) non-overlapping replacements, left to right. */
 function replace(s: string, old: string, rep: string, n: bigint): string {
   if (old === rep || n === 0n) return s;
@@ -282,7 +286,7 @@ function declarations(version: number): CelLibrary['functions'] {
             receiver: s,
             params: [],
             result: s,
-            impl: (x: string) => x.replace(/[A-Z]+/g, (m) => m.toLowerCase()),
+            impl: lowerAscii,
           }),
           estimateResultSize: sizeOfReceiver,
         },
@@ -297,7 +301,7 @@ function declarations(version: number): CelLibrary['functions'] {
             receiver: s,
             params: [],
             result: s,
-            impl: (x: string) => x.replace(/[a-z]+/g, (m) => m.toUpperCase()),
+            impl: upperAscii,
           }),
           estimateResultSize: sizeOfReceiver,
         },
