@@ -54,6 +54,7 @@ describe('base environment', () => {
     assert.equal(value('optional.of(1).orValue(2)'), 1n); // optionals
     assert.equal(value('[1, 2].all(i, v, v > i)'), true); // two-variable comprehensions
     assert.equal(value("s.matches('^[a-z]+$')", { s: 'abc' }), true);
+    assert.equal(value("quantity('1Gi').isGreaterThan(quantity('1G'))"), true); // quantity
   });
 
   it('keeps version 2 of the strings library: no reverse', () => {

@@ -19,6 +19,7 @@ import { authzLibrary, authzSelectorsLibrary } from './library/authz.ts';
 import { comprehensionsLibrary } from './library/comprehensions.ts';
 import { listsLibrary } from './library/lists.ts';
 import { optionalsLibrary } from './library/optionals.ts';
+import { quantityLibrary } from './library/quantity.ts';
 import { matchesLibrary, regexLibrary } from './library/regex.ts';
 import { setsLibrary } from './library/sets.ts';
 import { KUBE_STRINGS_VERSION, stringsLibrary } from './library/strings.ts';
@@ -75,7 +76,7 @@ export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
   entry('kubernetes.lists', 'library.Lists', '1.0', listsLibrary),
   entry('kubernetes.authz', 'library.Authz', '1.27', authzLibrary),
   entry('cel.lib.optional', 'cel.OptionalTypes()', '1.28', optionalsLibrary, true),
-  entry('kubernetes.quantity', 'library.Quantity', '1.28'),
+  entry('kubernetes.quantity', 'library.Quantity', '1.28', quantityLibrary),
   entry(
     'cel.lib.ext.strings',
     `ext.Strings(ext.StringsVersion(${KUBE_STRINGS_VERSION}))`,
@@ -96,8 +97,6 @@ export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
  * Still missing (no CelLibrary yet; add each to its entry above as it lands):
  *   kubernetes.urls      url(), isURL, getScheme, getHost, getHostname, getPort, getEscapedPath,
  *                        getQuery (values: src/cel/semantics/url.ts)
- *   kubernetes.quantity  quantity(), isQuantity, sign, isInteger, asInteger, asApproximateFloat,
- *                        add, sub, isGreaterThan, isLessThan, compareTo (machinery/quantity.ts)
  *   kubernetes.net.ip    ip(), isIP, ip.isCanonical, family, isUnspecified, isLoopback,
  *                        isLinkLocalMulticast, isLinkLocalUnicast, isGlobalUnicast (semantics/ip.ts)
  *   kubernetes.net.cidr  cidr(), isCIDR, containsIP, containsCIDR, ip, masked, prefixLength
