@@ -6,6 +6,14 @@
 // May import: machinery/, naming/ (and the engine package, from engine.ts only).
 
 export {
+  BASE_CEL_LIBRARIES,
+  BASE_LIBRARIES,
+  type BaseEnvironmentOptions,
+  type BaseLibrary,
+  baseEnvironment,
+  NEW_EXPRESSIONS_COMPATIBILITY_VERSION,
+} from './base-environment.ts';
+export {
   type CompileError,
   type CompileOptions,
   type CompileResult,
