@@ -182,17 +182,26 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
 
   const clientCa =
     options.clientCaFile !== undefined || options.tlsCertFile === undefined ? clientCaPem : undefined;
-  const authentication = buildAuthentication({
-    ...options.authentication,
-    clientCertificates: clientCa !== undefined,
-    tokenAuthFile: options.tokenAuthFile,
-    anonymous: options.anonymousAuth ?? DEFAULTS.anonymousAuth,
-    objects: servedObjectReader(served),
-    pkiDir: options.dataDir,
-    servingKeyPem: keyPem,
-    serviceAccount: serviceAccounts.options,
-    serviceAccounts,
-  });
+  // Bad authentication flags or files stop the start here (the program exits 1).
+  const authentication = await Promise.resolve()
+    .then(() =>
+      buildAuthentication({
+        ...options.authentication,
+        clientCertificates: clientCa !== undefined,
+        tokenAuthFile: options.tokenAuthFile,
+        anonymous: options.anonymousAuth ?? DEFAULTS.anonymousAuth,
+        objects: servedObjectReader(served),
+        pkiDir: options.dataDir,
+        servingKeyPem: keyPem,
+        serviceAccount: serviceAccounts.options,
+        serviceAccounts,
+        jwt: { profile },
+      }),
+    )
+    .catch(async (err) => {
+      await storage.close();
+      throw err;
+    });
   const authn = authentication.chain;
   tokenReviewer = {
     authenticateToken: (token, audiences) => authentication.tokens.authenticateToken(token, audiences),

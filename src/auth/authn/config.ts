@@ -5,6 +5,7 @@
 // its own, longer one.
 
 import { BearerTokenAuthenticator } from './bearer-token.ts';
+import { type JwtSetup, type JwtSetupInput, setUpJwtAuthenticators } from './jwt-setup.ts';
 import { AUTHN_DEFAULTS, type AuthenticationOptions } from './options.ts';
 import { type ServiceAccountSetup, serviceAccountAuthenticators } from './service-account-setup.ts';
 import { CachedTokenAuthenticator } from './token-cache.ts';
@@ -29,6 +30,8 @@ export interface AuthnSetup extends AuthenticationOptions {
   servingKeyPem: string;
   /** Service account keys, issuers and rules (service-account-setup.ts); no service account tokens without. */
   serviceAccounts?: ServiceAccountSetup;
+  /** JWT authenticators' context (naming profile, whether --anonymous-auth was given, reload timing). */
+  jwt?: Omit<JwtSetupInput, 'oidc' | 'configFile' | 'serviceAccountIssuers'>;
 }
 
 export interface Authentication {
@@ -43,11 +46,12 @@ export interface Authentication {
 }
 
 /** Token authenticators in upstream's order. Each kind adds itself here. */
-function tokenAuthenticators(o: AuthnSetup): TokenAuthenticator[] {
+function tokenAuthenticators(o: AuthnSetup, jwt: JwtSetup): TokenAuthenticator[] {
   const list: TokenAuthenticator[] = [];
   if (o.tokenAuthFile !== undefined) list.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
   if (o.serviceAccounts !== undefined)
     list.push(...serviceAccountAuthenticators(o.serviceAccounts, o.objects));
+  if (jwt.tokens !== undefined) list.push(jwt.tokens);
   return list;
 }
 
@@ -58,7 +62,14 @@ export function apiAudiencesOf(o: AuthenticationOptions): string[] {
 
 export function buildAuthentication(o: AuthnSetup): Authentication {
   const apiAudiences = apiAudiencesOf(o);
-  const tokens = new CachedTokenAuthenticator(new TokenUnion(tokenAuthenticators(o)), {
+  // Throws for bad --oidc-* flags or a bad --authentication-config file: the server does not start.
+  const jwt = setUpJwtAuthenticators({
+    ...o.jwt,
+    oidc: o.oidc,
+    configFile: o.configFile,
+    serviceAccountIssuers: o.serviceAccount?.issuers,
+  });
+  const tokens = new CachedTokenAuthenticator(new TokenUnion(tokenAuthenticators(o, jwt)), {
     successTtlMs: o.tokenSuccessCacheTtlMs ?? AUTHN_DEFAULTS.tokenSuccessCacheTtlMs,
     failureTtlMs: o.tokenFailureCacheTtlMs ?? AUTHN_DEFAULTS.tokenFailureCacheTtlMs,
   });
@@ -66,9 +77,11 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
   if (o.clientCertificates) authenticators.push(new X509Authenticator());
   authenticators.push(new BearerTokenAuthenticator(tokens, apiAudiences));
   return {
-    chain: new AuthnChain({ authenticators, anonymous: o.anonymous ?? true }),
+    chain: new AuthnChain({ authenticators, anonymous: jwt.anonymous?.enabled ?? o.anonymous ?? true }),
     tokens,
     apiAudiences,
-    close() {},
+    close() {
+      jwt.close();
+    },
   };
 }
