@@ -15,6 +15,7 @@ import { RE2JS } from 're2js';
 import type { CelLibrary, CelOverload } from '../environment.ts';
 import { T } from '../types.ts';
 import { regexCost, regexEstimate, runeCount } from './strings-cost.ts';
+import { callsIn, type LiteralIssue, stringLiteral } from './strings-validate.ts';
 
 /** The compiled form re2js keeps, with Go's method set (match, find, findAll). */
 type Compiled = ReturnType<RE2JS['re2']>;
@@ -140,3 +141,32 @@ export const regexLibrary: CelLibrary = {
     },
   ],
 };
+
+/**
+ * Constant patterns checked at compile time as kube-apiserver does: cel-go's regex literal
+ * validator (1.29+) rejects a literal first argument of `matches` that does not compile ("invalid
+ * matches argument", at the literal; for the function form that is the string, not the pattern,
+ * as upstream has it), and with OptOptimize a constant pattern of `matches`, `find` or `findAll`
+ * that does not compile fails the program's construction with RE2's message.
+ */
+export function validateRegexLiterals(ast: unknown): LiteralIssue | undefined {
+  let program: LiteralIssue | undefined;
+  for (const c of callsIn(ast)) {
+    if (c.name !== 'matches' && c.name !== 'find' && c.name !== 'findAll') continue;
+    if (c.name === 'matches') {
+      const first = c.args[0];
+      const literal = stringLiteral(first);
+      if (literal !== undefined && compileRegex(literal) instanceof Error) {
+        return { offset: first.start, reason: 'invalid matches argument', phase: 'check' };
+      }
+    }
+    // The pattern is the second argument counting the receiver.
+    const patternNode = c.receiver !== undefined ? c.args[0] : c.args[1];
+    const pattern = stringLiteral(patternNode);
+    if (program === undefined && pattern !== undefined) {
+      const re = compileRegex(pattern);
+      if (re instanceof Error) program = { offset: patternNode.start, reason: re.message, phase: 'program' };
+    }
+  }
+  return program;
+}

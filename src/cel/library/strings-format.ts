@@ -19,10 +19,13 @@ import {
 /** cel-go's later cap on a clause's precision (`%.9999999f` allocated 792 MB); 1.35 had none. */
 const MAX_PRECISION = 1000;
 
-type Clause = (v: unknown) => string;
+export type Clause = (v: unknown) => string;
 
-/** The clauses of one version; `precision` is undefined when the clause gave none. */
-interface Formatter {
+/**
+ * The clauses of one version; `precision` is undefined when the clause gave none. The compile-time
+ * checker (strings-validate.ts) is a Formatter too, over the argument expressions.
+ */
+export interface Formatter {
   string: Clause;
   decimal: Clause;
   fixed(precision: number | undefined): Clause;
@@ -136,8 +139,18 @@ function byCodePoint(a: string, b: string): number {
 
 const isSpecialDoubleString = (v: unknown) => v === 'NaN' || v === 'Infinity' || v === '-Infinity';
 
-function fail(message: string): never {
-  throw new Error(message);
+/** A formatting error; `at` is the argument (an expression, for the checker) it is about. */
+export class FormatError extends Error {
+  constructor(
+    message: string,
+    readonly at?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+function fail(message: string, at?: unknown): never {
+  throw new FormatError(message, at);
 }
 
 // --- versions 1 to 3 ------------------------------------------------------------------------------
@@ -394,10 +407,18 @@ function clauseAt(s: string, at: number, f: Formatter): [number, Clause] {
 
 /**
  * `fmt.format(args)` of the strings extension at `version` (1 to 3: kube-apiserver's; 4 and later:
- * the CEL specification's). Throws an Error with cel-go's message.
+ * the CEL specification's). Throws a FormatError with cel-go's message.
  */
 export function formatString(version: number, fmt: string, args: readonly unknown[]): string {
-  const f = version >= 4 ? specFormatter : textFormatter;
+  return runFormat(fmt, args, version >= 4 ? specFormatter : textFormatter).text;
+}
+
+/** cel-go's parseFormatString: the text and how many arguments the clauses took. */
+export function runFormat(
+  fmt: string,
+  args: readonly unknown[],
+  f: Formatter,
+): { text: string; used: number } {
   let out = '';
   let argIndex = 0;
   let i = 0;
@@ -420,11 +441,11 @@ export function formatString(version: number, fmt: string, args: readonly unknow
     try {
       text = clause(args[argIndex]);
     } catch (err) {
-      return fail(`error during formatting: ${(err as Error).message}`);
+      return fail(`error during formatting: ${(err as Error).message}`, (err as FormatError).at);
     }
     out += text;
     i += read + 1;
     argIndex++;
   }
-  return out;
+  return { text: out, used: argIndex };
 }
