@@ -5,6 +5,7 @@
 // and handshake timeouts, the header size, the HTTP/2 stream limit and buffer sizes, Go's bound on
 // handlers per HTTP/2 connection against rapid resets, and our bound on open connections.
 
+import { X509Certificate } from 'node:crypto';
 import {
   createSecureServer,
   type Http2SecureServer,
@@ -14,7 +15,8 @@ import {
   constants as h2,
 } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
-import { DEFAULT_CIPHERS, type TLSSocket } from 'node:tls';
+import { DEFAULT_CIPHERS, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
+import { chainProblem, parseCertificateBundle } from '../auth/authn/request-header-chain.ts';
 import type { PeerCertificate } from '../auth/authn/types.ts';
 import { ConnectionLimit } from './connection-limit.ts';
 import { closeWhenIdle } from './idle-session.ts';
@@ -83,6 +85,13 @@ export interface ListenerOptions {
   keyPem: string;
   /** CA bundle for client certificates; none means client certificates are not asked for. */
   clientCaPem?: string;
+  /**
+   * The authenticating proxy's CA bundle (--requestheader-client-ca-file). Its certificates are
+   * asked for and accepted too (clients only send one whose issuer the server lists), but only
+   * the client CA makes a certificate's `verified` true; the chain goes along for the proxy's
+   * authenticator to check against its own CA.
+   */
+  requestHeaderCaPem?: string;
   /** Handles a request; the promise settles when its work is done (HTTP/2 handler accounting). */
   onRequest: (req: Http2ServerRequest, res: Http2ServerResponse) => Promise<void> | void;
   /** Answers a request on a connection past the connection bound (a 429 Status, say). */
@@ -117,12 +126,22 @@ interface Http1Settings {
 export async function listen(opts: ListenerOptions): Promise<Listener> {
   const limits = { ...CONNECTION_DEFAULTS, ...opts.limits };
   const maxStreams = limits.maxStreamsPerConnection;
+  const caBundles = [opts.clientCaPem, opts.requestHeaderCaPem].filter((p) => p !== undefined);
+  const split: SplitVerification | undefined =
+    opts.requestHeaderCaPem === undefined
+      ? undefined
+      : {
+          clientAnchors:
+            opts.clientCaPem === undefined
+              ? []
+              : parseCertificateBundle(opts.clientCaPem, 'client CA bundle'),
+        };
   const server = createSecureServer({
     allowHTTP1: true,
     key: opts.keyPem,
     cert: opts.certPem,
-    ca: opts.clientCaPem,
-    requestCert: opts.clientCaPem !== undefined,
+    ca: caBundles.length === 0 ? undefined : caBundles.join('\n'),
+    requestCert: caBundles.length > 0,
     rejectUnauthorized: false,
     minVersion: 'TLSv1.2',
     ciphers: SERVER_CIPHERS,
@@ -156,6 +175,7 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
   let drained: (() => void) | undefined;
   server.on('secureConnection', (socket: TLSSocket) => {
     sockets.add(socket);
+    if (split !== undefined) (socket as SplitSocket)[SPLIT] = split;
     socket.on('close', () => sockets.delete(socket));
     // HTTP/2 connections are admitted as sessions (below), which Node made before this ran.
     if (socket.alpnProtocol !== 'h2') limit.admit(socket, () => socket.destroy());
@@ -293,16 +313,56 @@ export function peerCertificateOf(req: Http2ServerRequest): PeerCertificate | un
   return found;
 }
 
+/** Connections whose TLS layer also accepts the proxy's CA: their verdict is split by bundle. */
+interface SplitVerification {
+  clientAnchors: X509Certificate[];
+}
+/**
+ * Kept on the socket itself: an HTTP/2 request reaches its socket through a proxy object, which
+ * forwards property reads but is not the same key for a WeakMap.
+ */
+const SPLIT = Symbol('split verification');
+type SplitSocket = TLSSocket & { [SPLIT]?: SplitVerification };
+
 function readPeerCertificate(socket: TLSSocket): PeerCertificate | undefined {
-  const cert = socket.getPeerCertificate();
+  const split = (socket as SplitSocket)[SPLIT];
+  const cert = socket.getPeerCertificate(split !== undefined);
   if (cert === null || cert === undefined || Object.keys(cert).length === 0) return undefined;
   const subject = (cert.subject ?? {}) as unknown as Record<string, string | string[] | undefined>;
   const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-  return {
+  const found: PeerCertificate = {
     verified: socket.authorized,
     verifyError: socket.authorizationError === null ? undefined : String(socket.authorizationError),
     commonName: list(subject.CN)[0] ?? '',
     organizations: list(subject.O),
     extKeyUsage: cert.ext_key_usage,
   };
+  if (split === undefined) return found;
+  // Asked for in detail above, so the issuers are there.
+  const chain = peerChain(cert as DetailedPeerCertificate);
+  found.chain = chain;
+  if (found.verified) {
+    const problem = chainProblem(chain, split.clientAnchors);
+    if (problem !== undefined) {
+      found.verified = false;
+      found.verifyError = problem;
+    }
+  }
+  return found;
+}
+
+/** The leaf and the certificates above it, as the TLS layer assembled them, each once. */
+function peerChain(leaf: DetailedPeerCertificate): X509Certificate[] {
+  const out: X509Certificate[] = [];
+  const seen = new Set<DetailedPeerCertificate>();
+  for (
+    let c: DetailedPeerCertificate | undefined = leaf;
+    c !== undefined && !seen.has(c);
+    c = c.issuerCertificate
+  ) {
+    seen.add(c);
+    if (c.raw === undefined) break;
+    out.push(new X509Certificate(c.raw));
+  }
+  return out;
 }

@@ -1,5 +1,7 @@
 // What authentication produces and what each authenticator sees of a request.
 
+import type { X509Certificate } from 'node:crypto';
+
 export interface UserInfo {
   username: string;
   uid?: string;
@@ -17,10 +19,18 @@ export interface PeerCertificate {
   extKeyUsage?: string[];
   /** Why verification failed, when it did. */
   verifyError?: string;
+  /**
+   * The certificates the client sent (leaf first), when another CA than the client CA may vouch
+   * for them (the authenticating proxy's): its authenticator verifies the chain itself.
+   */
+  chain?: readonly X509Certificate[];
 }
 
 export interface AuthnRequest {
+  /** The request's headers; an authenticator may delete the ones it consumed (the proxy's). */
   headers: Record<string, string | string[] | undefined>;
+  /** Header names and values as received, alternating: repeated headers stay apart. */
+  rawHeaders?: readonly string[];
   peerCertificate?: PeerCertificate;
 }
 

@@ -10,6 +10,7 @@ export function authentication(chain: AuthnChain): Filter {
   return async (ctx, next) => {
     const outcome = await chain.authenticate({
       headers: ctx.req.headers,
+      rawHeaders: ctx.req.rawHeaders,
       peerCertificate: peerCertificateOf(ctx.req),
     });
     if (!outcome.ok) throw unauthorized('Unauthorized');
