@@ -55,6 +55,11 @@ describe('base environment', () => {
     assert.equal(value('[1, 2].all(i, v, v > i)'), true); // two-variable comprehensions
     assert.equal(value("s.matches('^[a-z]+$')", { s: 'abc' }), true);
     assert.equal(value("quantity('1Gi').isGreaterThan(quantity('1G'))"), true); // quantity
+    assert.equal(value("isURL('http://example.com')"), true); // urls
+    assert.equal(value("url('https://example.com:80/path?query=val').getHost()"), 'example.com:80');
+    assert.equal(value("ip('127.0.0.1').isLoopback()"), true); // ip
+    assert.equal(value("cidr('192.168.0.0/24').containsIP(ip('192.168.0.1'))"), true); // cidr
+    assert.equal(value("semver('1.2.3').major()"), 1n); // semver
   });
 
   it('keeps version 2 of the strings library: no reverse', () => {

@@ -16,13 +16,17 @@ import {
   type EnvironmentOptions,
 } from './environment.ts';
 import { authzLibrary, authzSelectorsLibrary } from './library/authz.ts';
+import { cidrLibrary } from './library/cidr.ts';
 import { comprehensionsLibrary } from './library/comprehensions.ts';
+import { ipLibrary } from './library/ip.ts';
 import { listsLibrary } from './library/lists.ts';
 import { optionalsLibrary } from './library/optionals.ts';
 import { quantityLibrary } from './library/quantity.ts';
 import { matchesLibrary, regexLibrary } from './library/regex.ts';
+import { semverLibrary } from './library/semver.ts';
 import { setsLibrary } from './library/sets.ts';
 import { KUBE_STRINGS_VERSION, stringsLibrary } from './library/strings.ts';
+import { urlLibrary } from './library/url.ts';
 
 export interface BaseLibrary {
   /** Upstream's library name (`LibraryName()`), or the option's name for language settings. */
@@ -69,7 +73,7 @@ function entry(
  * zone, cross-type numeric comparisons (1.28), and the cost options (has() costs nothing).
  */
 export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
-  entry('kubernetes.urls', 'library.URLs', '1.0'),
+  entry('kubernetes.urls', 'library.URLs', '1.0', urlLibrary),
   entry('kubernetes.regex', 'library.Regex', '1.0', regexLibrary),
   // CEL's standard `matches`, with RE2 semantics in place of the engine's JavaScript RegExp.
   entry('cel.lib.std.matches', 'cel-go standard library (matches)', '1.0', matchesLibrary),
@@ -84,27 +88,19 @@ export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
     stringsLibrary(KUBE_STRINGS_VERSION),
   ),
   entry('cel.lib.ext.sets', 'ext.Sets()', '1.29', setsLibrary),
-  entry('kubernetes.net.ip', 'library.IP', '1.30'),
-  entry('kubernetes.net.cidr', 'library.CIDR', '1.30'),
+  entry('kubernetes.net.ip', 'library.IP', '1.30', ipLibrary),
+  entry('kubernetes.net.cidr', 'library.CIDR', '1.30', cidrLibrary),
   entry('kubernetes.format', 'library.Format', '1.31'),
   entry('kubernetes.authzSelectors', 'library.AuthzSelectors', '1.31', authzSelectorsLibrary),
   entry('cel.lib.ext.comprev2', 'ext.TwoVarComprehensions()', '1.32', comprehensionsLibrary, true),
-  entry('kubernetes.Semver', 'library.SemverLib(library.SemverVersion(1))', '1.33'),
+  entry('kubernetes.Semver', 'library.SemverLib(library.SemverVersion(1))', '1.33', semverLibrary),
   entry('cel.lib.ext.lists', 'ext.Lists(ext.ListsVersion(3))', '1.34'),
 ]);
 
 /*
  * Still missing (no CelLibrary yet; add each to its entry above as it lands):
- *   kubernetes.urls      url(), isURL, getScheme, getHost, getHostname, getPort, getEscapedPath,
- *                        getQuery (values: src/cel/semantics/url.ts)
- *   kubernetes.net.ip    ip(), isIP, ip.isCanonical, family, isUnspecified, isLoopback,
- *                        isLinkLocalMulticast, isLinkLocalUnicast, isGlobalUnicast (semantics/ip.ts)
- *   kubernetes.net.cidr  cidr(), isCIDR, containsIP, containsCIDR, ip, masked, prefixLength
- *                        (semantics/cidr.ts)
  *   kubernetes.format    format.named, format.dns1123Label() and friends, validate
- *                        (semantics/format.ts)
- *   kubernetes.Semver    semver(), isSemver, major, minor, patch, isGreaterThan, isLessThan,
- *                        compareTo (semantics/semver.ts)
+ *                        (values: src/cel/semantics/format.ts)
  *   cel.lib.ext.lists    version 3: slice, flatten, lists.range, distinct, reverse, sort, sortBy
  */
 
