@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TLSSocket } from 'node:tls';
 import { createCa, createLeaf, type KeyAndCert } from '../../server/pki/generate.ts';
-import { TokenReviewWebhook, type TokenWebhookOptions, WebhookTokenAuthenticator } from './token-webhook.ts';
+import {
+  TokenReviewWebhook,
+  type WebhookAuthenticatorOptions,
+  WebhookTokenAuthenticator,
+} from './token-webhook.ts';
 import { loadWebhookClientConfig, parseWebhookClientConfig } from './webhook-client-config.ts';
 
 /** What the test webhook saw of one review. */
@@ -147,7 +151,7 @@ describe('webhook token authentication', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const authn = (over: Partial<TokenWebhookOptions> = {}) => {
+  const authn = (over: Partial<WebhookAuthenticatorOptions> = {}) => {
     const a = new WebhookTokenAuthenticator({
       config: loadWebhookClientConfig(configFile),
       version: 'v1beta1',

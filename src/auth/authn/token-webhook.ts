@@ -15,7 +15,8 @@
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { namingProfile } from '../../naming/profile.ts';
+import { groupName, type NamingProfile, namingProfile } from '../../naming/profile.ts';
+import { AUTHN_DEFAULTS, type TokenWebhookOptions } from './options.ts';
 import { CachedTokenAuthenticator } from './token-cache.ts';
 import type { TokenAuthenticator, TokenResult, UserInfo } from './types.ts';
 import { loadWebhookClientConfig, type WebhookClientConfig } from './webhook-client-config.ts';
@@ -35,7 +36,7 @@ export const WEBHOOK_BACKOFF: WebhookBackoff = { initialMs: 500, factor: 1.5, ji
 /** Upstream's limit on one webhook request, reading the answer included. */
 export const WEBHOOK_REQUEST_TIMEOUT_MS = 30_000;
 
-export interface TokenWebhookOptions {
+export interface WebhookAuthenticatorOptions {
   config: WebhookClientConfig;
   version: 'v1' | 'v1beta1';
   /** The API's audiences: what a token is good for when the answer names no audiences. */
@@ -104,7 +105,7 @@ export class TokenReviewWebhook {
   private readonly agent: HttpAgent;
   private readonly groups: readonly string[];
 
-  constructor(private readonly opts: TokenWebhookOptions) {
+  constructor(private readonly opts: WebhookAuthenticatorOptions) {
     const c = opts.config;
     this.agent =
       c.url.protocol === 'https:'
@@ -252,7 +253,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
   private readonly client: TokenReviewWebhook;
   private readonly cached: CachedTokenAuthenticator;
 
-  constructor(opts: TokenWebhookOptions) {
+  constructor(opts: WebhookAuthenticatorOptions) {
     this.client = new TokenReviewWebhook(opts);
     this.cached = new CachedTokenAuthenticator(this.client, {
       successTtlMs: opts.cacheTtlMs,
@@ -261,8 +262,19 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     });
   }
 
-  static fromFile(file: string, rest: Omit<TokenWebhookOptions, 'config'>): WebhookTokenAuthenticator {
-    return new WebhookTokenAuthenticator({ ...rest, config: loadWebhookClientConfig(file) });
+  /** From the flags; throws (the server does not start) when the configuration file is bad. */
+  static fromOptions(
+    o: TokenWebhookOptions,
+    apiAudiences: readonly string[],
+    profile: NamingProfile,
+  ): WebhookTokenAuthenticator {
+    return new WebhookTokenAuthenticator({
+      config: loadWebhookClientConfig(o.configFile),
+      version: o.version ?? AUTHN_DEFAULTS.tokenWebhookVersion,
+      apiAudiences,
+      cacheTtlMs: o.cacheTtlMs ?? AUTHN_DEFAULTS.tokenWebhookCacheTtlMs,
+      acceptedGroups: [groupName(profile, 'authentication')],
+    });
   }
 
   async authenticateToken(token: string, audiences: readonly string[]): Promise<TokenResult> {
