@@ -1,16 +1,20 @@
 // The authenticator chain as the options ask for it, built in this one place, in upstream's order:
-// client certificates, the authenticating proxy's headers, then bearer tokens (static file,
+// the authenticating proxy's headers, client certificates, then bearer tokens (static file,
 // service accounts, bootstrap tokens, JWT issuers, the webhook), and anonymous last unless turned
 // off. Token authenticators sit behind one short-lived cache, as upstream's do; the webhook keeps
 // its own, longer one.
 
+import { type NamingProfile, namingProfile } from '../../naming/profile.ts';
 import { BearerTokenAuthenticator } from './bearer-token.ts';
+import { BootstrapTokenAuthenticator, bootstrapNames } from './bootstrap-token.ts';
 import { type JwtSetup, type JwtSetupInput, setUpJwtAuthenticators } from './jwt-setup.ts';
 import { AUTHN_DEFAULTS, type AuthenticationOptions } from './options.ts';
+import { RequestHeaderAuthenticator } from './request-header.ts';
 import { type ServiceAccountSetup, serviceAccountAuthenticators } from './service-account-setup.ts';
 import { CachedTokenAuthenticator } from './token-cache.ts';
 import { TokenFileAuthenticator } from './token-file.ts';
 import { TokenUnion } from './token-union.ts';
+import { WebhookTokenAuthenticator } from './token-webhook.ts';
 import type { Authenticator, ObjectReader, TokenAuthenticator } from './types.ts';
 import { AuthnChain } from './union.ts';
 import { X509Authenticator } from './x509.ts';
@@ -32,6 +36,8 @@ export interface AuthnSetup extends AuthenticationOptions {
   serviceAccounts?: ServiceAccountSetup;
   /** JWT authenticators' context (naming profile, whether --anonymous-auth was given, reload timing). */
   jwt?: Omit<JwtSetupInput, 'oidc' | 'configFile' | 'serviceAccountIssuers'>;
+  /** Names of the bootstrap token Secrets and of the groups webhook answers may come in (default: spec). */
+  profile?: NamingProfile;
 }
 
 export interface Authentication {
@@ -46,12 +52,19 @@ export interface Authentication {
 }
 
 /** Token authenticators in upstream's order. Each kind adds itself here. */
-function tokenAuthenticators(o: AuthnSetup, jwt: JwtSetup): TokenAuthenticator[] {
+function tokenAuthenticators(
+  o: AuthnSetup,
+  jwt: JwtSetup,
+  webhook?: TokenAuthenticator,
+): TokenAuthenticator[] {
   const list: TokenAuthenticator[] = [];
   if (o.tokenAuthFile !== undefined) list.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
   if (o.serviceAccounts !== undefined)
     list.push(...serviceAccountAuthenticators(o.serviceAccounts, o.objects));
+  if (o.enableBootstrapTokenAuth)
+    list.push(new BootstrapTokenAuthenticator(o.objects, bootstrapNames(o.profile ?? namingProfile('spec'))));
   if (jwt.tokens !== undefined) list.push(jwt.tokens);
+  if (webhook !== undefined) list.push(webhook);
   return list;
 }
 
@@ -62,6 +75,11 @@ export function apiAudiencesOf(o: AuthenticationOptions): string[] {
 
 export function buildAuthentication(o: AuthnSetup): Authentication {
   const apiAudiences = apiAudiencesOf(o);
+  // These read their files and throw when they are bad; first, so that nothing is left running.
+  const proxy = o.requestHeader && RequestHeaderAuthenticator.fromOptions(o.requestHeader);
+  const webhook =
+    o.tokenWebhook &&
+    WebhookTokenAuthenticator.fromOptions(o.tokenWebhook, apiAudiences, o.profile ?? namingProfile('spec'));
   // Throws for bad --oidc-* flags or a bad --authentication-config file: the server does not start.
   const jwt = setUpJwtAuthenticators({
     ...o.jwt,
@@ -69,11 +87,12 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
     configFile: o.configFile,
     serviceAccountIssuers: o.serviceAccount?.issuers,
   });
-  const tokens = new CachedTokenAuthenticator(new TokenUnion(tokenAuthenticators(o, jwt)), {
+  const tokens = new CachedTokenAuthenticator(new TokenUnion(tokenAuthenticators(o, jwt, webhook)), {
     successTtlMs: o.tokenSuccessCacheTtlMs ?? AUTHN_DEFAULTS.tokenSuccessCacheTtlMs,
     failureTtlMs: o.tokenFailureCacheTtlMs ?? AUTHN_DEFAULTS.tokenFailureCacheTtlMs,
   });
   const authenticators: Authenticator[] = [];
+  if (proxy !== undefined) authenticators.push(proxy);
   if (o.clientCertificates) authenticators.push(new X509Authenticator());
   authenticators.push(new BearerTokenAuthenticator(tokens, apiAudiences));
   return {
@@ -82,6 +101,7 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
     apiAudiences,
     close() {
       jwt.close();
+      webhook?.close();
     },
   };
 }
