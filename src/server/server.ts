@@ -196,6 +196,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         serviceAccount: serviceAccounts.options,
         serviceAccounts,
         jwt: { profile },
+        profile,
       }),
     )
     .catch(async (err) => {
@@ -283,6 +284,10 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     certPem,
     keyPem,
     clientCaPem: clientCa,
+    requestHeaderCaPem:
+      options.authentication?.requestHeader === undefined
+        ? undefined
+        : readFileSync(options.authentication.requestHeader.clientCaFile, 'utf8'),
     onRequest,
     onRefused,
     limits: {
