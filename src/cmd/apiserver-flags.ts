@@ -6,7 +6,7 @@ import type { ProfileName } from '../naming/profile.ts';
 import { CONNECTION_DEFAULTS } from '../server/listener.ts';
 import type { ServerOptions } from '../server/options.ts';
 import { AUTHN_FLAGS, authenticationOptionsFrom } from './authn-flags.ts';
-import { FlagError, type FlagSpec, flag, HelpRequested, parseFlags, usage } from './flag-parser.ts';
+import { FlagError, type FlagSpec, flag, HelpRequested, parseFlagsGiven, usage } from './flag-parser.ts';
 import { bool, duration, list, port, positive, seconds, text } from './flag-values.ts';
 
 export { FlagError, HelpRequested };
@@ -213,7 +213,7 @@ export function apiserverUsage(name: string): string {
 
 /** ServerOptions from argv (without node and the script); FlagError for anything wrong. */
 export function parseApiserverFlags(argv: string[], name: string): ServerOptions {
-  const f = parseFlags(argv, name, FLAGS);
+  const { values: f, given } = parseFlagsGiven(argv, name, FLAGS);
   const storageBackend = f['storage-backend'] as 'sqlite' | 'etcd3';
   const etcdServers = f['etcd-servers'] as string[] | undefined;
   const tlsCertFile = f['tls-cert-file'] as string | undefined;
@@ -247,6 +247,6 @@ export function parseApiserverFlags(argv: string[], name: string): ServerOptions
     requestTimeoutMs: f['request-timeout'] as number,
     http2MaxStreamsPerConnection: f['http2-max-streams-per-connection'] as number,
     maxConnections: f['max-connections'] as number,
-    authentication: authenticationOptionsFrom(f),
+    authentication: authenticationOptionsFrom(f, given),
   };
 }

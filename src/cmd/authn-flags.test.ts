@@ -65,6 +65,18 @@ describe('authentication flags', () => {
     assert.deepEqual(a?.requestHeader?.extraHeaderPrefixes, ['X-Remote-Extra-']);
   });
 
+  it('any --oidc-* flag brings the OIDC section, so a client id without an issuer can be refused', () => {
+    const stray = parse('--oidc-client-id=kube').authentication?.oidc;
+    assert.equal(stray?.issuerUrl, '');
+    assert.equal(stray?.clientId, 'kube');
+    assert.equal(parse('--oidc-username-claim=email').authentication?.oidc?.usernameClaim, 'email');
+  });
+
+  it('tells whether --anonymous-auth was given, whatever its value', () => {
+    assert.equal(parse().authentication?.anonymousAuthGiven, false);
+    assert.equal(parse('--anonymous-auth=true').authentication?.anonymousAuthGiven, true);
+  });
+
   it('malformed values are flag errors', () => {
     assert.throws(() => parse('--authentication-token-webhook-version=v2'), FlagError);
     assert.throws(() => parse('--oidc-required-claim=novalue'), FlagError);

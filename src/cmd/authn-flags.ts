@@ -101,8 +101,12 @@ export const AUTHN_FLAGS: FlagSpec[] = [
   commaList('requestheader-extra-headers-prefix', '<prefix,...>', 'header prefixes of extra user information'),
 ];
 
-/** AuthenticationOptions from parsed flag values; sections whose switch flag is absent stay unset. */
-export function authenticationOptionsFrom(f: FlagValues): AuthenticationOptions {
+/**
+ * AuthenticationOptions from parsed flag values and the names of the flags given. The OIDC section
+ * exists when any --oidc-* flag was given (so that a client id without an issuer is refused, as
+ * upstream refuses it); the webhook and proxy sections when their file flag was.
+ */
+export function authenticationOptionsFrom(f: FlagValues, given: ReadonlySet<string> = new Set()): AuthenticationOptions {
   const s = (name: string) => f[name] as string | undefined;
   const a = (name: string) => f[name] as string[] | undefined;
   const o: AuthenticationOptions = {
@@ -118,11 +122,11 @@ export function authenticationOptionsFrom(f: FlagValues): AuthenticationOptions 
     apiAudiences: a('api-audiences'),
     enableBootstrapTokenAuth: f['enable-bootstrap-token-auth'] as boolean,
     configFile: s('authentication-config'),
+    anonymousAuthGiven: given.has('anonymous-auth'),
   };
-  const issuerUrl = s('oidc-issuer-url');
-  if (issuerUrl !== undefined) {
+  if ([...given].some((n) => n.startsWith('oidc-'))) {
     o.oidc = {
-      issuerUrl,
+      issuerUrl: s('oidc-issuer-url') ?? '',
       clientId: s('oidc-client-id'),
       caFile: s('oidc-ca-file'),
       usernameClaim: s('oidc-username-claim'),

@@ -56,6 +56,18 @@ function accumulate(before: unknown, value: unknown): unknown {
  * unknown flag, a missing or malformed value, or a positional argument.
  */
 export function parseFlags(argv: readonly string[], command: string, flags: readonly FlagSpec[]): FlagValues {
+  return parseFlagsGiven(argv, command, flags).values;
+}
+
+/**
+ * As parseFlags, also telling which flags the command line gave (pflag's `Changed`): some rules
+ * depend on a flag being set at all, whatever its value (e.g. any --oidc-* flag).
+ */
+export function parseFlagsGiven(
+  argv: readonly string[],
+  command: string,
+  flags: readonly FlagSpec[],
+): { values: FlagValues; given: ReadonlySet<string> } {
   const byName = new Map(flags.map((f) => [f.name, f]));
   const values: FlagValues = Object.fromEntries(flags.map((f) => [f.name, f.default]));
   const positional: string[] = [];
@@ -94,5 +106,5 @@ export function parseFlags(argv: readonly string[], command: string, flags: read
       `${JSON.stringify(command)} does not take any arguments, got ${JSON.stringify(positional)}`,
     );
   }
-  return values;
+  return { values, given };
 }

@@ -75,6 +75,11 @@ export interface AuthenticationOptions {
   configFile?: string;
   tokenWebhook?: TokenWebhookOptions;
   requestHeader?: RequestHeaderOptions;
+  /**
+   * `--anonymous-auth` was given explicitly: an AuthenticationConfiguration with an anonymous
+   * section then conflicts with it, as upstream refuses the two together.
+   */
+  anonymousAuthGiven?: boolean;
   /** How long a successful token authentication is remembered (upstream: 10 s). */
   tokenSuccessCacheTtlMs?: number;
   /** How long a failed one is remembered (upstream: 0, not at all). */
