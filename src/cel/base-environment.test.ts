@@ -3,7 +3,12 @@
 // documentation (results recorded from k8s.io/apiserver v0.35.0's MustBaseEnvSet(1.35)).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BASE_CEL_LIBRARIES, BASE_LIBRARIES, baseEnvironment } from './base-environment.ts';
+import {
+  BASE_CEL_LIBRARIES,
+  BASE_LIBRARIES,
+  baseEnvironment,
+  validateHomogeneousLiterals,
+} from './base-environment.ts';
 import { compile } from './compile.ts';
 import { evaluate } from './evaluate.ts';
 import { T } from './types.ts';
@@ -64,5 +69,30 @@ describe('base environment', () => {
 
   it('keeps version 2 of the strings library: no reverse', () => {
     assert.equal(compile(env, "'abc'.reverse()").ok, false);
+  });
+});
+
+describe('homogeneous aggregate literals', () => {
+  const check = (expr: string) => {
+    const c = compile(env, expr);
+    if (!c.ok) throw new Error(c.error.message);
+    const issue = validateHomogeneousLiterals(c.program.ast, expr);
+    return issue === undefined ? 'ok' : `1:${issue.offset + 1}: ${issue.reason}`;
+  };
+
+  it('reports the first element of another type, as kube-apiserver 1.35 does', () => {
+    assert.equal(check('[1, "a"]'), "1:5: expected type 'int' but found 'string'");
+    assert.equal(check('[[1], ["a"]]'), "1:7: expected type 'list(int)' but found 'list(string)'");
+    assert.equal(check('{"a": 1, "b": "c"}'), "1:15: expected type 'int' but found 'string'");
+    assert.equal(check('[1, dyn("a")]'), "1:8: expected type 'int' but found 'dyn'");
+    assert.equal(check('[dyn(1), "a"]'), "1:10: expected type 'dyn' but found 'string'");
+    assert.equal(check('size([1, 2.0]) == 2'), "1:10: expected type 'int' but found 'double'");
+  });
+
+  it('lets format calls mix, and takes an optional entry’s value type', () => {
+    assert.equal(check('"%s %d".format(["a", 1])'), 'ok');
+    assert.equal(check('"%s".format([[1, "a"]])'), 'ok');
+    assert.equal(check('[?optional.of(1), 2]'), 'ok');
+    assert.equal(check('[1, 2, 3]'), 'ok');
   });
 });

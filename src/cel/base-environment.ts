@@ -9,6 +9,7 @@
 // everything it knows; every library below was introduced at 1.34 or earlier, so 1.35 enables all
 // of them for both.
 
+import { celGoTypeName } from './engine.ts';
 import {
   type CelLibrary,
   createEnvironment,
@@ -26,6 +27,7 @@ import { matchesLibrary, regexLibrary } from './library/regex.ts';
 import { semverLibrary } from './library/semver.ts';
 import { setsLibrary } from './library/sets.ts';
 import { KUBE_STRINGS_VERSION, stringsLibrary } from './library/strings.ts';
+import { exprOffset, type LiteralIssue, type Node } from './library/strings-validate.ts';
 import { urlLibrary } from './library/url.ts';
 
 export interface BaseLibrary {
@@ -118,4 +120,77 @@ export interface BaseEnvironmentOptions extends Omit<EnvironmentOptions, 'librar
 export function baseEnvironment(options: BaseEnvironmentOptions): Environment {
   const { extraLibraries = [], ...rest } = options;
   return createEnvironment({ ...rest, libraries: [...BASE_CEL_LIBRARIES, ...extraLibraries] });
+}
+
+// --- homogeneous aggregate literals ---------------------------------------------------------------
+
+const isNode = (x: unknown): x is Node =>
+  typeof x === 'object' && x !== null && typeof (x as Node).op === 'string' && 'args' in x;
+
+/** Whether `[?e]` or `{?k: v}` marks the entry starting at `start` optional. */
+function optionalEntry(source: string, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && /\s/.test(source[i])) i--;
+  return source[i] === '?';
+}
+
+function entryType(n: Node, optional: boolean): string {
+  const t = n.checkedType?.name ?? 'dyn';
+  return optional ? t.replace(/^optional<(.*)>$/, '$1') : t;
+}
+
+/**
+ * cel-go's homogeneous aggregate literal check, which kube-apiserver's base environment has on
+ * (cel.HomogeneousAggregateLiterals and its validator, 1.29): every element of a list literal, and
+ * every key and every value of a map literal, has the type of the first (dyn is a type of its own
+ * here), except inside a `format` call's arguments, where mixed lists are the point. The engine
+ * accepts mixed literals (cel-go without the option does too); this reports the first mismatch
+ * with cel-go's message: `expected type 'int' but found 'string'`.
+ */
+export function validateHomogeneousLiterals(ast: unknown, source: string): LiteralIssue | undefined {
+  const lists: LiteralIssue[] = [];
+  const maps: LiteralIssue[] = [];
+  const mismatch = (expected: string, n: Node, found: string): LiteralIssue => ({
+    offset: exprOffset(source, n),
+    reason: `expected type '${celGoTypeName(expected)}' but found '${celGoTypeName(found)}'`,
+    phase: 'check',
+  });
+  const visit = (x: unknown, exempt: boolean): void => {
+    if (Array.isArray(x)) {
+      for (const e of x) visit(e, exempt);
+      return;
+    }
+    if (!isNode(x)) return;
+    const a = x.args;
+    const inFormat =
+      exempt || ((x.op === 'rcall' || x.op === 'call') && Array.isArray(a) && a[0] === 'format');
+    if (!exempt && x.op === 'list' && Array.isArray(a)) {
+      const elems = a.filter(isNode);
+      const first = elems.length > 0 ? entryType(elems[0], optionalEntry(source, elems[0].start)) : '';
+      for (const e of elems.slice(1)) {
+        const t = entryType(e, optionalEntry(source, e.start));
+        if (t !== first) {
+          lists.push(mismatch(first, e, t));
+          break;
+        }
+      }
+    }
+    if (!exempt && x.op === 'map' && Array.isArray(a)) {
+      let first: [string, string] | undefined;
+      for (const entry of a) {
+        if (!Array.isArray(entry) || !isNode(entry[0]) || !isNode(entry[1])) continue;
+        const [k, v] = entry as [Node, Node];
+        const kt = entryType(k, false);
+        const vt = entryType(v, optionalEntry(source, k.start));
+        if (first === undefined) first = [kt, vt];
+        else {
+          if (kt !== first[0]) maps.push(mismatch(first[0], k, kt));
+          if (vt !== first[1]) maps.push(mismatch(first[1], v, vt));
+        }
+      }
+    }
+    if (Array.isArray(a)) visit(a, inFormat);
+  };
+  visit(ast, false);
+  return lists[0] ?? maps[0];
 }
