@@ -108,6 +108,16 @@ describe('quantity library', () => {
     assert.equal(value('quantity("50M").isLessThan(quantity("100M"))'), true);
     assert.equal(value('quantity("100M").isLessThan(quantity("50M"))'), false);
     assert.equal(value('quantity("50M").isLessThan(quantity("50Mi"))'), true);
+    // Values at one scale and across scales, small and arbitrary-precision ones (checked upstream).
+    assert.equal(value('quantity("1.0000000001").compareTo(quantity("1.000000001"))'), 0n);
+    assert.equal(value('quantity("-1.5").compareTo(quantity("-1500m"))'), 0n);
+    assert.equal(value('quantity("-2").compareTo(quantity("-1"))'), -1n);
+    assert.equal(value('quantity("1e3").compareTo(quantity("1k"))'), 0n);
+    // Parsed values are shared between evaluations; each stays what it was.
+    assert.equal(
+      value('quantity("1k").add(1) == quantity("1001") && quantity("1k") == quantity("1000")'),
+      true,
+    );
   });
 
   it('equality compares values, not spellings', () => {

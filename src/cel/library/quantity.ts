@@ -18,6 +18,29 @@ export const QUANTITY_TYPE = T.opaque('kubernetes.Quantity');
 
 const Q = QUANTITY_TYPE;
 
+// Selectors and rules mostly parse constants (`quantity("8Gi")`) at every evaluation; quantities
+// are immutable, so the parsed values are kept (a bounded map, emptied when full).
+const PARSED = new Map<string, Quantity>();
+const PARSED_MAX = 4096;
+
+function parse(s: string): Quantity {
+  let q = PARSED.get(s);
+  if (q === undefined) {
+    q = Quantity.parse(s);
+    if (PARSED.size >= PARSED_MAX) PARSED.clear();
+    PARSED.set(s, q);
+  }
+  return q;
+}
+
+const CEL_INT = [-1n, 0n, 1n] as const;
+
+/** Quantity.cmp with a fast path for the common case of equal exponents (no decimal shifting). */
+function compare(a: Quantity, b: Quantity): -1 | 0 | 1 {
+  if (a.exponent !== b.exponent) return a.cmp(b);
+  return a.mantissa < b.mantissa ? -1 : a.mantissa > b.mantissa ? 1 : 0;
+}
+
 // The engine needs a constructor to tell a quantity at run time; Quantity's is private (values come
 // from Quantity.parse), which the CelLibrary shape does not accept as written.
 const QuantityClass = Quantity as unknown as abstract new (...args: never[]) => Quantity;
@@ -28,9 +51,7 @@ export const quantityLibrary: CelLibrary = {
   functions: [
     {
       name: 'quantity',
-      overloads: [
-        { id: 'string_to_quantity', params: [T.string], result: Q, impl: (s: string) => Quantity.parse(s) },
-      ],
+      overloads: [{ id: 'string_to_quantity', params: [T.string], result: Q, impl: parse }],
     },
     {
       name: 'isQuantity',
@@ -52,7 +73,7 @@ export const quantityLibrary: CelLibrary = {
           receiver: Q,
           params: [Q],
           result: T.bool,
-          impl: (a: Quantity, b: Quantity) => a.cmp(b) === 1,
+          impl: (a: Quantity, b: Quantity) => compare(a, b) === 1,
         },
       ],
     },
@@ -64,7 +85,7 @@ export const quantityLibrary: CelLibrary = {
           receiver: Q,
           params: [Q],
           result: T.bool,
-          impl: (a: Quantity, b: Quantity) => a.cmp(b) === -1,
+          impl: (a: Quantity, b: Quantity) => compare(a, b) === -1,
         },
       ],
     },
@@ -76,7 +97,7 @@ export const quantityLibrary: CelLibrary = {
           receiver: Q,
           params: [Q],
           result: T.int,
-          impl: (a: Quantity, b: Quantity) => BigInt(a.cmp(b)),
+          impl: (a: Quantity, b: Quantity) => CEL_INT[compare(a, b) + 1],
         },
       ],
     },
