@@ -11,10 +11,11 @@ import {
   type Program,
   T,
 } from '../../src/cel/index.ts';
+import { QUANTITY_TYPE, quantityLibrary } from '../../src/cel/library/quantity.ts';
+import { Quantity } from '../../src/machinery/quantity.ts';
 import { formatNumber } from '../lib/format.ts';
 import type { Scenario, ScenarioContext, ScenarioOutput } from '../lib/scenario.ts';
 import { renderTable } from '../lib/table.ts';
-import { quantityStub, stubQuantity } from './quantity-stub.ts';
 
 const user = T.object('UserInfo', {
   username: T.string,
@@ -29,10 +30,12 @@ const request = T.object('AdmissionRequest', {
   namespace: T.string,
   name: T.string,
 });
-const device = T.object('Device', {
+// Upstream's DRA device type (k8s.io/dynamic-resource-allocation/cel): attributes hold ints,
+// bools, strings and semvers (dyn), capacity holds quantities.
+const device = T.object('kubernetes.DRADevice', {
   driver: T.string,
   attributes: T.map(T.string, T.map(T.string, T.dyn)),
-  capacity: T.map(T.string, T.map(T.string, T.dyn)),
+  capacity: T.map(T.string, T.map(T.string, QUANTITY_TYPE)),
   allowMultipleAllocations: T.bool,
 });
 
@@ -61,8 +64,9 @@ const CASES = [
     activation: {
       device: {
         driver: 'gpu.example.com',
-        attributes: { 'gpu.example.com': { memory: stubQuantity('16Gi') } },
-        capacity: {},
+        // The selector reads the quantity from attributes (dyn), so it is put there too.
+        attributes: { 'gpu.example.com': { memory: Quantity.parse('16Gi') } },
+        capacity: { 'gpu.example.com': { memory: Quantity.parse('16Gi') } },
         allowMultipleAllocations: false,
       },
     },
@@ -72,7 +76,7 @@ const CASES = [
 function env(trackCost: boolean): Environment {
   return createEnvironment({
     variables: { claims: T.map(T.string, T.dyn), request, device },
-    libraries: [quantityStub],
+    libraries: [quantityLibrary],
     trackCost,
   });
 }
