@@ -10,12 +10,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { groupName, namingProfile } from '../../naming/profile.ts';
 import { createCa, createLeaf, type KeyAndCert } from '../../server/pki/generate.ts';
 import { startServer } from '../../server/server.ts';
 import { startTestApiServer, type TestApiServer } from '../../server/testing/http-client.ts';
+import { bootstrapNames } from './bootstrap-token.ts';
 
-const REVIEW_PATH = '/apis/authentication.svc.io/v1/selfsubjectreviews';
-const REVIEW = JSON.stringify({ apiVersion: 'authentication.svc.io/v1', kind: 'SelfSubjectReview' });
+const SPEC = namingProfile('spec');
+const AUTHN_GROUP = groupName(SPEC, 'authentication');
+const BOOTSTRAP = bootstrapNames(SPEC);
+const REVIEW_PATH = `/apis/${AUTHN_GROUP}/v1/selfsubjectreviews`;
+const REVIEW = JSON.stringify({ apiVersion: `${AUTHN_GROUP}/v1`, kind: 'SelfSubjectReview' });
 
 interface Answer {
   status: number;
@@ -135,19 +140,19 @@ current-context: w
   async function createSecret(name: string, data: Record<string, string>) {
     const r = await api.call({
       method: 'POST',
-      path: '/api/v1/namespaces/plat-system/secrets',
+      path: `/api/v1/namespaces/${BOOTSTRAP.namespace}/secrets`,
       body: JSON.stringify({
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name },
-        type: 'bootstrap.platform.io/token',
+        type: BOOTSTRAP.secretType,
         stringData: data,
       }),
     });
     assert.equal(r.status, 201, r.body);
   }
 
-  it('a bootstrap token of its Secret in plat-system is system:bootstrap:<id>', async () => {
+  it('a bootstrap token of its Secret in the system namespace is system:bootstrap:<id>', async () => {
     const token = 'abcdef.0123456789abcdef';
     assertUnauthorized(await review({ token }));
     await createSecret('bootstrap-token-abcdef', {

@@ -49,12 +49,12 @@ const auth = (...objs: Record<string, unknown>[]) =>
   new BootstrapTokenAuthenticator(reader(...objs), names, () => NOW);
 
 describe('bootstrap tokens', () => {
-  it('names under the spec profile: bootstrap.platform.io/token in plat-system', () => {
-    assert.deepEqual(names, { secretType: 'bootstrap.platform.io/token', namespace: 'plat-system' });
-    assert.deepEqual(bootstrapNames(namingProfile('upstream')), {
-      secretType: 'bootstrap.kubernetes.io/token',
-      namespace: 'kube-system',
-    });
+  it("names from the profile: bootstrap.<label domain>/token in the profile's system namespace", () => {
+    for (const p of [namingProfile('spec'), namingProfile('upstream')])
+      assert.deepEqual(bootstrapNames(p), {
+        secretType: `bootstrap.${p.labelDomain}/token`,
+        namespace: `${p.componentPrefix}system`,
+      });
   });
 
   it('a good token is system:bootstrap:<id> in system:bootstrappers plus the extra groups, sorted', async () => {
@@ -68,7 +68,7 @@ describe('bootstrap tokens', () => {
         groups: ['system:bootstrappers', 'system:bootstrappers:a:b-c', 'system:bootstrappers:worker'],
       },
     });
-    assert.deepEqual(r.asked, ['/v1/secrets/plat-system/bootstrap-token-abcdef']);
+    assert.deepEqual(r.asked, [`/v1/secrets/${names.namespace}/bootstrap-token-abcdef`]);
   });
 
   it('tokens not of the form are not looked up', async () => {
@@ -90,7 +90,9 @@ describe('bootstrap tokens', () => {
     assert.equal(await auth(secret({ deleting: true })).authenticateToken(TOKEN), null);
     assert.equal(await auth(secret({ type: 'Opaque' })).authenticateToken(TOKEN), null);
     assert.equal(
-      await auth(secret({ type: 'bootstrap.kubernetes.io/token' })).authenticateToken(TOKEN),
+      await auth(secret({ type: bootstrapNames(namingProfile('upstream')).secretType })).authenticateToken(
+        TOKEN,
+      ),
       null,
     );
     assert.equal(

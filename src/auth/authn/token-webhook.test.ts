@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TLSSocket } from 'node:tls';
+import { groupName, namingProfile } from '../../naming/profile.ts';
 import { createCa, createLeaf, type KeyAndCert } from '../../server/pki/generate.ts';
 import {
   TokenReviewWebhook,
@@ -13,6 +14,8 @@ import {
   WebhookTokenAuthenticator,
 } from './token-webhook.ts';
 import { loadWebhookClientConfig, parseWebhookClientConfig } from './webhook-client-config.ts';
+
+const SPEC_GROUP = groupName(namingProfile('spec'), 'authentication');
 
 /** What the test webhook saw of one review. */
 interface Seen {
@@ -65,7 +68,7 @@ async function startWebhook(serverCa: KeyAndCert, clientCa: KeyAndCert) {
           case 'aud-other':
             return reply({ ...alice, audiences: ['other'] });
           case 'spec-group':
-            return reply(alice, { apiVersion: 'authentication.svc.io/v1' });
+            return reply(alice, { apiVersion: `${SPEC_GROUP}/v1` });
           case 'denied':
             return reply({ authenticated: false });
           case 'denied-why':
@@ -157,7 +160,7 @@ describe('webhook token authentication', () => {
       version: 'v1beta1',
       apiAudiences: ['api'],
       cacheTtlMs: 120_000,
-      acceptedGroups: ['authentication.svc.io'],
+      acceptedGroups: [SPEC_GROUP],
       backoff: { initialMs: 1, factor: 1.5, jitter: 0.2, steps: 5 },
       ...over,
     });
