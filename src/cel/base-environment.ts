@@ -19,6 +19,7 @@ import {
 import { authzLibrary, authzSelectorsLibrary } from './library/authz.ts';
 import { cidrLibrary } from './library/cidr.ts';
 import { comprehensionsLibrary } from './library/comprehensions.ts';
+import { formatLibrary } from './library/format.ts';
 import { ipLibrary } from './library/ip.ts';
 import { listsLibrary } from './library/lists.ts';
 import { optionalsLibrary } from './library/optionals.ts';
@@ -92,7 +93,7 @@ export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
   entry('cel.lib.ext.sets', 'ext.Sets()', '1.29', setsLibrary),
   entry('kubernetes.net.ip', 'library.IP', '1.30', ipLibrary),
   entry('kubernetes.net.cidr', 'library.CIDR', '1.30', cidrLibrary),
-  entry('kubernetes.format', 'library.Format', '1.31'),
+  entry('kubernetes.format', 'library.Format', '1.31', formatLibrary),
   entry('kubernetes.authzSelectors', 'library.AuthzSelectors', '1.31', authzSelectorsLibrary),
   entry('cel.lib.ext.comprev2', 'ext.TwoVarComprehensions()', '1.32', comprehensionsLibrary, true),
   entry('kubernetes.Semver', 'library.SemverLib(library.SemverVersion(1))', '1.33', semverLibrary),
@@ -101,8 +102,6 @@ export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
 
 /*
  * Still missing (no CelLibrary yet; add each to its entry above as it lands):
- *   kubernetes.format    format.named, format.dns1123Label() and friends, validate
- *                        (values: src/cel/semantics/format.ts)
  *   cel.lib.ext.lists    version 3: slice, flatten, lists.range, distinct, reverse, sort, sortBy
  */
 
