@@ -10,6 +10,8 @@
 import { Duration, Optional, UnsignedInt } from '../../src/cel/engine.ts';
 import { durationFromNanos, timestampFromNanos, timestampParts } from '../../src/cel/fixes/index.ts';
 import { type CelType, compile, createEnvironment, evaluate, T } from '../../src/cel/index.ts';
+import { matchesLibrary } from '../../src/cel/library/regex.ts';
+import { LATEST_STRINGS_VERSION, stringsLibrary } from '../../src/cel/library/strings.ts';
 import type {
   Candidate,
   Norm,
@@ -21,6 +23,12 @@ import type {
   SimpleTest,
   Spec,
 } from './conformance-data.ts';
+
+/**
+ * The extension libraries cel-go's own conformance run enables that the spec's files test: the
+ * strings extension at its newest version (string_ext) and `matches` with RE2 semantics.
+ */
+const CONFORMANCE_LIBRARIES = [stringsLibrary(LATEST_STRINGS_VERSION), matchesLibrary];
 
 class Unsupported extends Error {}
 
@@ -203,7 +211,7 @@ function run(test: SimpleTest, spec: Spec): Outcome {
     activation[name] = input(b.kind.value, spec);
     variables[name] ??= T.dyn;
   }
-  const env = createEnvironment({ variables });
+  const env = createEnvironment({ variables, libraries: CONFORMANCE_LIBRARIES });
   const compiled = compile(env, test.expr);
   if (!compiled.ok) return { kind: 'compileError', message: compiled.error.message };
   const r = test.resultMatcher;

@@ -34,6 +34,7 @@ const FILES: Readonly<Record<string, { protobuf: number }>> = {
   parse: { protobuf: 26 },
   plumbing: { protobuf: 0 },
   string: { protobuf: 0 },
+  string_ext: { protobuf: 3 },
   timestamps: { protobuf: 0 },
 };
 
@@ -61,6 +62,10 @@ const KNOWN: Readonly<Record<string, string>> = {
   // src/cel/library/optionals.test.ts).
   'optionals/optionals/map_null_entry_no_such_key': 'value where an error was expected', // {'null_key': dyn(null)}.?null_key.invalid.hasValue()
   'optionals/optionals/map_present_key_invalid_field': 'value where an error was expected', // {true: dyn(0)}[?true].absent.hasValue()
+  // cel-go 0.26 (kube-apiserver 1.35's) answers -1 for an offset past the end, and its own
+  // conformance run skips these two ("temporarily failing tests, need a spec update").
+  'string_ext/value_errors/indexof_out_of_range': 'value where an error was expected', // 'tacocat'.indexOf('a', 30) == -1
+  'string_ext/value_errors/lastindexof_out_of_range': 'value where an error was expected', // 'tacocat'.lastIndexOf('a', 30) == -1
   'logic/conditional/mixed_type': `${UNCHECKED_ONLY} (type check: rejected)`, // true ? 'cows' : 17
   'logic/AND/short_circuit_type_left': `${UNCHECKED_ONLY} (type check: rejected)`, // false && 32
   'logic/AND/short_circuit_type_right': `${UNCHECKED_ONLY} (type check: rejected)`, // 'horses' && false
