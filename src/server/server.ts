@@ -195,7 +195,10 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         servingKeyPem: keyPem,
         serviceAccount: serviceAccounts.options,
         serviceAccounts,
-        jwt: { profile },
+        jwt: {
+          profile,
+          anonymousFlagSet: options.authentication?.anonymousAuthGiven ?? options.anonymousAuth !== undefined,
+        },
         profile,
       }),
     )

@@ -85,6 +85,19 @@ describe('authentication', async () => {
     assert.equal((await chain(false).authenticate({ headers: {} })).ok, false);
   });
 
+  it('anonymous conditions: a request without credentials is anonymous only on the listed paths', async () => {
+    const limited = new AuthnChain({
+      authenticators: [new X509Authenticator()],
+      anonymous: true,
+      anonymousPaths: ['/livez', '/readyz'],
+    });
+    assert.equal((await limited.authenticate({ headers: {}, path: '/livez' })).ok, true);
+    assert.equal((await limited.authenticate({ headers: {}, path: '/api/v1/secrets' })).ok, false);
+    assert.equal((await limited.authenticate({ headers: {}, path: '/livez/ping' })).ok, false);
+    // Credentials are not affected by the conditions.
+    assert.equal((await limited.authenticate({ headers: {}, peerCertificate: cert(), path: '/api' })).ok, true);
+  });
+
   it('bearer parsing is case-insensitive on the scheme and ignores other schemes', async () => {
     assert.equal(bearerToken({ headers: { authorization: 'bearer abc ' } }), 'abc');
     assert.equal(bearerToken({ headers: { authorization: 'Basic Zm9vOmJhcg==' } }), undefined);

@@ -73,6 +73,12 @@ export function apiAudiencesOf(o: AuthenticationOptions): string[] {
   return [...(o.serviceAccount?.issuers ?? [])];
 }
 
+/** The file's anonymous conditions, as paths; none (or an empty list) means every path. */
+function anonymousPathsOf(jwt: JwtSetup): string[] | undefined {
+  const conditions = jwt.anonymous?.enabled ? jwt.anonymous.conditions : undefined;
+  return conditions !== undefined && conditions.length > 0 ? conditions.map((c) => c.path) : undefined;
+}
+
 export function buildAuthentication(o: AuthnSetup): Authentication {
   const apiAudiences = apiAudiencesOf(o);
   // These read their files and throw when they are bad; first, so that nothing is left running.
@@ -96,7 +102,11 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
   if (o.clientCertificates) authenticators.push(new X509Authenticator());
   authenticators.push(new BearerTokenAuthenticator(tokens, apiAudiences));
   return {
-    chain: new AuthnChain({ authenticators, anonymous: jwt.anonymous?.enabled ?? o.anonymous ?? true }),
+    chain: new AuthnChain({
+      authenticators,
+      anonymous: jwt.anonymous?.enabled ?? o.anonymous ?? true,
+      anonymousPaths: anonymousPathsOf(jwt),
+    }),
     tokens,
     apiAudiences,
     close() {

@@ -32,6 +32,8 @@ export interface AuthnRequest {
   /** Header names and values as received, alternating: repeated headers stay apart. */
   rawHeaders?: readonly string[];
   peerCertificate?: PeerCertificate;
+  /** The URL's path, without the query: anonymous access may be limited to some paths. */
+  path?: string;
 }
 
 /**

@@ -18,6 +18,11 @@ export type AuthnOutcome = { ok: true; user: UserInfo } | { ok: false; reason: s
 export interface AuthnChainOptions {
   authenticators: Authenticator[];
   anonymous: boolean;
+  /**
+   * When set, anonymous access only on exactly these paths (an AuthenticationConfiguration's
+   * anonymous conditions); elsewhere a request without credentials is 401.
+   */
+  anonymousPaths?: readonly string[];
 }
 
 export class AuthnChain {
@@ -46,6 +51,10 @@ export class AuthnChain {
     if (bearerToken(req) !== undefined && errors.length === 0) errors.push('invalid bearer token');
     if (errors.length > 0) return { ok: false, reason: errors.join(', ') };
     if (!this.opts.anonymous) return { ok: false, reason: 'no credentials' };
+    const paths = this.opts.anonymousPaths;
+    if (paths !== undefined && !paths.includes(req.path ?? '')) {
+      return { ok: false, reason: 'anonymous access is not allowed on this path' };
+    }
     return { ok: true, user: { username: USER_ANONYMOUS, groups: [GROUP_UNAUTHENTICATED] } };
   }
 }

@@ -12,9 +12,15 @@ export function authentication(chain: AuthnChain): Filter {
       headers: ctx.req.headers,
       rawHeaders: ctx.req.rawHeaders,
       peerCertificate: peerCertificateOf(ctx.req),
+      path: pathOf(ctx.url),
     });
     if (!outcome.ok) throw unauthorized('Unauthorized');
     ctx.user = outcome.user;
     await next();
   };
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
 }
