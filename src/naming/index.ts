@@ -1,6 +1,7 @@
 // Naming: the only place that spells a brand word. Everything else asks a NamingProfile for group
 // domains, label prefixes and component names. Imports nothing.
 
+export * from './bootstrap-tokens.ts';
 export * from './finalizers.ts';
 export * from './group-aliases.ts';
 export * from './openapi-extensions.ts';

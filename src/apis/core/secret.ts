@@ -3,6 +3,8 @@
 
 import { type FieldError, invalid, newPath, required } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
+import { validateBootstrapTokenSecret } from '../../machinery/validation/bootstrap-token.ts';
+import { bootstrapTokenSecretType } from '../../naming/bootstrap-tokens.ts';
 import { labelKey, type NamingProfile } from '../../naming/profile.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
 import { STANDARD_VERBS } from '../../registry/resource.ts';
@@ -95,6 +97,7 @@ function mergeStringData(obj: ApiObject): void {
 export function secretKind(profile: NamingProfile): KindDefinition {
   const typeName = (t: string) => labelKey(profile, t);
   const SA_NAME = labelKey(profile, 'service-account.name');
+  const bootstrapTokenType = bootstrapTokenSecretType(profile);
   const requiredKeys: Record<string, string[]> = {
     [typeName('dockercfg')]: ['.dockercfg'],
     [typeName('dockerconfigjson')]: ['.dockerconfigjson'],
@@ -122,6 +125,9 @@ export function secretKind(profile: NamingProfile): KindDefinition {
     }
     if (type === typeName('service-account-token') && !obj.metadata?.annotations?.[SA_NAME]) {
       errs.push(required(newPath('metadata', 'annotations').key(SA_NAME), ''));
+    }
+    if (type === bootstrapTokenType) {
+      errs.push(...validateBootstrapTokenSecret(String(obj.metadata?.name ?? ''), data));
     }
     if (type === typeName('basic-auth') && data.username === undefined && data.password === undefined) {
       errs.push(required(newPath('data').key('username'), ''), required(newPath('data').key('password'), ''));

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { errorString } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
+import { bootstrapTokenSecretType } from '../../naming/bootstrap-tokens.ts';
 import { labelKey, namingProfile } from '../../naming/profile.ts';
 import { configMapKind } from './configmap.ts';
 import { coreKinds } from './index.ts';
@@ -75,6 +76,50 @@ describe('Secret rules', () => {
     assert.deepEqual(texts(s.validate({ data: { a: b64('x'.repeat(1024 * 1024 + 1)) } })), [
       'data: Too long: may not be more than 1048576 bytes',
     ]);
+  });
+
+  it('bootstrap token Secrets: id, secret, name, expiration and extra groups in their formats', () => {
+    const type = bootstrapTokenSecretType(profile);
+    const secret = (name: string, data: Record<string, string>): ApiObject => ({
+      metadata: { name },
+      type,
+      data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
+    });
+    const good = {
+      'token-id': 'abcdef',
+      'token-secret': '0123456789abcdef',
+      expiration: '2030-01-02T15:04:05Z',
+      'usage-bootstrap-authentication': 'true',
+      'auth-extra-groups': 'system:bootstrappers:worker,system:bootstrappers:ingress',
+    };
+    assert.deepEqual(texts(s.validate(secret('bootstrap-token-abcdef', good))), []);
+    assert.deepEqual(
+      texts(
+        s.validate(
+          secret('bootstrap-token-abcdef', {
+            'token-id': 'ABCDEF',
+            'token-secret': 'short',
+            expiration: 'tomorrow',
+            'auth-extra-groups': 'system:bootstrappers:ok,admins',
+          }),
+        ),
+      ),
+      [
+        'data[token-id]: Invalid value: "ABCDEF": must match ^[a-z0-9]{6}$',
+        'data[token-secret]: Invalid value: "<secret contents redacted>": must match ^[a-z0-9]{16}$',
+        'data[expiration]: Invalid value: "tomorrow": must be an RFC 3339 time (for example 2030-01-02T15:04:05Z)',
+        'data[auth-extra-groups]: Invalid value: "system:bootstrappers:ok,admins": bootstrap group "admins" is invalid (must match ^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$)',
+      ],
+    );
+    assert.deepEqual(texts(s.validate(secret('bootstrap-token-zzzzzz', good))), [
+      'metadata.name: Invalid value: "bootstrap-token-zzzzzz": must be bootstrap-token-abcdef for token-id abcdef',
+    ]);
+    assert.deepEqual(texts(s.validate(secret('bootstrap-token-abcdef', {}))), [
+      'data[token-id]: Required value',
+      'data[token-secret]: Required value',
+    ]);
+    // Other Secret types are not held to these rules.
+    assert.deepEqual(texts(s.validate({ ...secret('x', { 'token-id': 'BAD' }), type: 'Opaque' })), []);
   });
 
   it('basic-auth needs a username or a password; ssh-auth its private key', () => {

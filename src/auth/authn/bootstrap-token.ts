@@ -7,26 +7,23 @@
 // with 401, and nothing about the Secret leaks to the client.
 
 import { timingSafeEqual } from 'node:crypto';
+import {
+  BOOTSTRAP_GROUP_PATTERN,
+  BOOTSTRAP_KEYS,
+  BOOTSTRAP_SECRET_PREFIX,
+  parseRfc3339,
+} from '../../machinery/validation/bootstrap-token.ts';
+import { bootstrapTokenSecretType } from '../../naming/bootstrap-tokens.ts';
 import { componentName, type NamingProfile } from '../../naming/profile.ts';
 import type { ObjectReader, TokenAuthenticator, TokenResult } from './types.ts';
 
 /** `<id>.<secret>`: six and sixteen characters of lowercase letters and digits. */
 const TOKEN_PATTERN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
-/** What each of `auth-extra-groups` must look like (cluster-bootstrap's pattern). */
-export const BOOTSTRAP_GROUP_PATTERN = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
 
-export const BOOTSTRAP_SECRET_PREFIX = 'bootstrap-token-';
+export { BOOTSTRAP_GROUP_PATTERN, BOOTSTRAP_KEYS, BOOTSTRAP_SECRET_PREFIX, parseRfc3339 };
+
 export const BOOTSTRAP_USER_PREFIX = 'system:bootstrap:';
 export const BOOTSTRAP_DEFAULT_GROUP = 'system:bootstrappers';
-
-/** Keys of the Secret's data. */
-export const BOOTSTRAP_KEYS = {
-  tokenId: 'token-id',
-  tokenSecret: 'token-secret',
-  expiration: 'expiration',
-  usageAuthentication: 'usage-bootstrap-authentication',
-  extraGroups: 'auth-extra-groups',
-} as const;
 
 export interface BootstrapNames {
   /** The Secret type: `bootstrap.<label domain>/token`. */
@@ -37,34 +34,9 @@ export interface BootstrapNames {
 
 export function bootstrapNames(profile: NamingProfile): BootstrapNames {
   return {
-    secretType: `bootstrap.${profile.labelDomain}/token`,
+    secretType: bootstrapTokenSecretType(profile),
     namespace: componentName(profile, 'system'),
   };
-}
-
-/**
- * RFC 3339 as Go's time.Parse(time.RFC3339) takes it: a date, `T`, a time with optional fraction,
- * and `Z` or a numeric offset. Undefined when it is not of that form.
- */
-export function parseRfc3339(s: string): number | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(s);
-  if (m === null) return undefined;
-  const [, y, mo, d, h, mi, sec, frac, zone] = m;
-  const month = Number(mo);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(Number(y), month, 0)).getUTCDate())
-    return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) return undefined;
-  let offsetMin = 0;
-  if (zone !== 'Z') {
-    const oh = Number(zone.slice(1, 3));
-    const om = Number(zone.slice(4, 6));
-    if (oh > 23 || om > 59) return undefined;
-    offsetMin = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const ms = frac === undefined ? 0 : Math.floor(Number(`0${frac}`) * 1000);
-  const utc = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(sec), ms);
-  return utc - offsetMin * 60_000;
 }
 
 function dataValue(data: Record<string, unknown>, key: string): string {
