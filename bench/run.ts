@@ -1,5 +1,6 @@
 // Bench entry point: `npm run bench -- <scenario…> [--backend sqlite|etcd3|both] [--quick]
-// [--kubeconfig FILE] [--protocol http1|http2] [--encoding json|protobuf] [--server-pid N]`, or
+// [--kubeconfig FILE] [--protocol http1|http2] [--encoding json|protobuf] [--server-pid N]
+// [--auth KIND,…|all]`, or
 // `npm run bench -- report`.
 // Each scenario run leaves a JSON file in bench/results/ and prints a Markdown table; `report`
 // joins the latest result of every scenario into bench/REPORT.md.
@@ -34,7 +35,7 @@ function usage(): string {
   return [
     'usage: npm run bench -- <scenario…> [--backend sqlite|etcd3|both] [--quick]',
     '                        [--kubeconfig FILE] [--protocol http1|http2] [--encoding json|protobuf]',
-    '                        [--server-pid N]',
+    '                        [--server-pid N] [--auth cert,static-token,sa-token,oidc-token|all]',
     '       npm run bench -- report',
     '',
     'scenarios:',
@@ -42,6 +43,7 @@ function usage(): string {
     '',
     '--quick (or BENCH_QUICK=1) runs tiny sizes, for smoke tests only.',
     '--kubeconfig drives the server that file names (any compatible implementation) instead of ours.',
+    '--auth runs the get scenario as each kind of user in turn, in rounds, and compares them.',
   ].join('\n');
 }
 
@@ -83,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
       encoding: args.encoding,
       kubeconfig: args.kubeconfig,
       serverPid: args.serverPid,
+      auth: args.auth,
     };
     const output = await scenario.run({ ...options, log });
     const finishedAt = new Date();

@@ -68,6 +68,37 @@ describe('API bench scenarios (quick)', { timeout: 900_000 }, () => {
     assert.ok(value.slow.slow.opened > 0, 'slow watchers opened');
   });
 
+  it('get --auth runs as each kind of user, checked by SelfSubjectReview, and compares them to the certificate', async () => {
+    const kinds = ['cert', 'static-token', 'sa-token'] as const;
+    const out = await byName.get.run(ctx({ auth: [...kinds] }));
+    assert.match(
+      out.markdown,
+      /^\| server +\| user +\| +gets\/s \| of certificate’s \| +server CPU a get \|/,
+    );
+    assert.match(out.markdown, /\| client certificate \(bench-cert\) +\|.*\| +100% \(100–100\) \|/);
+    assert.match(out.markdown, /\| static token \(bench-static\) +\|/);
+    assert.match(out.markdown, /\| service account token \(system:serviceaccount:…:bench-sa\) +\|/);
+    const [{ value }] = out.results as { value: { kind: string; username: string; failed: number }[] }[];
+    assert.deepEqual(
+      value.map((x) => x.kind),
+      kinds,
+    );
+    assert.equal(value[0].username, 'bench-cert');
+    assert.equal(value[1].username, 'bench-static');
+    assert.match(value[2].username, /^system:serviceaccount:bench-get-auth-[^:]+:bench-sa$/);
+    assert.deepEqual(
+      value.map((x) => x.failed),
+      [0, 0, 0],
+    );
+  });
+
+  it('get --auth refuses the kinds that set server flags on a server named by a kubeconfig', async () => {
+    await assert.rejects(
+      byName.get.run(ctx({ kubeconfig: '/nonexistent', auth: ['cert', 'static-token'] })),
+      /--auth static-token sets flags of the server/,
+    );
+  });
+
   it('runs over HTTP/2 too', async () => {
     const out = await byName.get.run(ctx({ protocol: 'http2' }));
     assert.match(out.markdown, /over HTTP\/2/);

@@ -6,6 +6,7 @@ import { formatNumber, formatSummary } from '../lib/format.ts';
 import type { Scenario, ScenarioContext, ScenarioOutput } from '../lib/scenario.ts';
 import { type Summary, summarize } from '../lib/stats.ts';
 import { renderTable } from '../lib/table.ts';
+import { getByAuthScenario } from './get-auth.ts';
 import { hostile } from './hostile.ts';
 import { apiClient } from './http-client.ts';
 import { cmPath, configMap, type Job, type JobResult } from './jobs.ts';
@@ -243,6 +244,7 @@ async function createScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
 }
 
 async function getScenario(ctx: ScenarioContext): Promise<ScenarioOutput> {
+  if (ctx.auth !== undefined && ctx.auth.length > 0) return getByAuthScenario(ctx);
   const s = sizes(ctx);
   const results = await forEachTarget(ctx, async (t) => {
     const ns = await namespace(t, ctx, 'get');
@@ -703,7 +705,11 @@ export const apiScenarios: Scenario[] = [
     description: 'creates across 10 namespaces at 1, 16 and 64 clients',
     run: createScenario,
   },
-  { name: 'get', description: 'random gets of existing objects, 64 clients', run: getScenario },
+  {
+    name: 'get',
+    description: 'random gets of existing objects, 64 clients (--auth: as each kind of user)',
+    run: getScenario,
+  },
   {
     name: 'update',
     description: 'PUT on own objects (64 clients) and on one object (16, retrying conflicts)',

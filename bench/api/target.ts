@@ -29,6 +29,8 @@ export interface Target {
   /** The server's process id when known (ours, or --server-pid), for memory figures. */
   pid?: number;
   label: string;
+  /** Our server's data directory (its CA's key signs the bench's client certificates). */
+  dataDir?: string;
   stop(): Promise<void>;
 }
 
@@ -132,6 +134,7 @@ export async function startOwnServer(backend: BackendName, extraFlags: string[] 
     },
     pid: child.pid,
     label: `${NAME} (${backend})`,
+    dataDir: dir,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
@@ -146,6 +149,18 @@ export async function startOwnServer(backend: BackendName, extraFlags: string[] 
 export function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m === null ? Number.NaN : Number(m[1]) / 1024;
+}
+
+/** Clock ticks a second in /proc's CPU times (USER_HZ: 100 on every Linux the bench meets). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user and system) a process has used, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name may hold spaces and parentheses: the fields start after its last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 /**

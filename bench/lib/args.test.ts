@@ -48,4 +48,17 @@ describe('parseBenchArgs', () => {
     assert.throws(() => parseBenchArgs(['storage', '--backend', 'mysql']), UsageError);
     assert.throws(() => parseBenchArgs(['storage', '--fast']), UsageError);
   });
+
+  it('takes --auth as a list of kinds or all, for the get scenario only', () => {
+    assert.deepEqual(parseBenchArgs(['get', '--auth', 'sa-token,cert']).auth, ['sa-token', 'cert']);
+    assert.deepEqual(parseBenchArgs(['get', '--auth=all']).auth, [
+      'cert',
+      'static-token',
+      'sa-token',
+      'oidc-token',
+    ]);
+    assert.equal(parseBenchArgs(['get']).auth, undefined);
+    assert.throws(() => parseBenchArgs(['get', '--auth', 'cert,password']), /--auth takes .* not 'password'/);
+    assert.throws(() => parseBenchArgs(['get', 'create', '--auth', 'cert']), /get scenario only/);
+  });
 });

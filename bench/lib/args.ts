@@ -1,9 +1,9 @@
 // Command line of bench/run.ts:
 // `<scenario…> [--backend sqlite|etcd3|both] [--quick] [--kubeconfig FILE] [--protocol http1|http2]
-// [--encoding json|protobuf] [--server-pid N]`.
+// [--encoding json|protobuf] [--server-pid N] [--auth KIND,…|all]`.
 
 import { parseArgs } from 'node:util';
-import { ALL_BACKENDS, type BackendName, type BenchOptions } from './scenario.ts';
+import { ALL_BACKENDS, AUTH_KINDS, type AuthKind, type BackendName, type BenchOptions } from './scenario.ts';
 
 export class UsageError extends Error {}
 
@@ -17,6 +17,19 @@ function parseBackend(value: string | undefined): BackendName[] {
   const match = ALL_BACKENDS.find((b) => b === value);
   if (match === undefined) throw new UsageError(`--backend must be sqlite, etcd3 or both, not '${value}'`);
   return [match];
+}
+
+/** `--auth`: a comma-separated list of kinds, each once, or `all`. */
+function parseAuth(value: string): AuthKind[] {
+  if (value === 'all') return [...AUTH_KINDS];
+  const out: AuthKind[] = [];
+  for (const part of value.split(',')) {
+    const kind = AUTH_KINDS.find((k) => k === part.trim());
+    if (kind === undefined)
+      throw new UsageError(`--auth takes ${AUTH_KINDS.join(', ')} (comma-separated) or all, not '${part}'`);
+    if (!out.includes(kind)) out.push(kind);
+  }
+  return out;
 }
 
 export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = {}): BenchArgs {
@@ -37,6 +50,10 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Ben
   const pid = values['server-pid'];
   if (pid !== undefined && !/^\d+$/.test(pid))
     throw new UsageError(`--server-pid must be a process id, not '${pid}'`);
+  // The auth comparison is the get scenario's alone: another scenario's result stored with the
+  // option would read as a comparison it never made.
+  if (values.auth !== undefined && positionals.some((p) => p !== 'get'))
+    throw new UsageError('--auth applies to the get scenario only: run other scenarios without it');
   return {
     scenarios: positionals,
     backends: parseBackend(values.backend),
@@ -46,6 +63,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Ben
     encoding,
     ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
     ...(pid === undefined ? {} : { serverPid: Number(pid) }),
+    ...(values.auth === undefined ? {} : { auth: parseAuth(values.auth) }),
   };
 }
 
@@ -61,6 +79,7 @@ function parse(argv: string[]) {
       protocol: { type: 'string' },
       encoding: { type: 'string' },
       'server-pid': { type: 'string' },
+      auth: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -73,6 +73,30 @@ describe('report', () => {
     }
   });
 
+  it('keeps a get run comparing authentications beside the default get, the newest of them only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      const put = (at: string, markdown: string, auth?: string[]) =>
+        writeResult(dir, 'get', new Date(at), {
+          scenario: 'get',
+          startedAt: at,
+          options: { backends: ['sqlite'], quick: false, protocol: 'http1', auth },
+          machine,
+          markdown,
+        });
+      put('2026-01-01T00:00:00.000Z', '| admin |');
+      put('2026-01-02T00:00:00.000Z', '| three kinds |', ['cert', 'static-token', 'sa-token']);
+      put('2026-01-03T00:00:00.000Z', '| four kinds |', ['cert', 'static-token', 'sa-token', 'oidc-token']);
+      const text = renderReport(latestResults(dir));
+      assert.match(text, /^## get$/m);
+      assert.match(text, /^## get \(authentication\)$/m);
+      assert.ok(text.includes('| admin |') && text.includes('| four kinds |'), text);
+      assert.ok(!text.includes('| three kinds |'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps the sections of the standing report that have no result here', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
     try {

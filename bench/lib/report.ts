@@ -14,6 +14,7 @@ interface StoredResult {
     protocol?: string;
     encoding?: string;
     kubeconfig?: string;
+    auth?: string[];
   };
   machine: MachineInfo;
   markdown?: string;
@@ -42,10 +43,18 @@ export function latestResults(dir: string): StoredResult[] {
   return [...latest.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, r]) => r);
 }
 
-/** How a run differs from the default (HTTP/1.1, JSON watch streams); empty for the default. */
+/**
+ * How a run differs from the default (HTTP/1.1, JSON watch streams, the admin's certificate);
+ * empty for the default. A comparison of authentications is one variant whatever kinds it ran, so
+ * the newest replaces the last.
+ */
 function variantOf(r: StoredResult): string {
   const o = r.options ?? {};
-  return [o.protocol === 'http2' ? 'HTTP/2' : '', o.encoding === 'protobuf' ? 'protobuf' : '']
+  return [
+    o.protocol === 'http2' ? 'HTTP/2' : '',
+    o.encoding === 'protobuf' ? 'protobuf' : '',
+    o.auth !== undefined && o.auth.length > 0 ? 'authentication' : '',
+  ]
     .filter((x) => x !== '')
     .join(', ');
 }

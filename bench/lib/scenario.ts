@@ -4,6 +4,10 @@ export type BackendName = 'sqlite' | 'etcd3';
 
 export const ALL_BACKENDS: readonly BackendName[] = ['sqlite', 'etcd3'];
 
+/** How the get scenario's clients authenticate, when it compares them (`--auth`). */
+export const AUTH_KINDS = ['cert', 'static-token', 'sa-token', 'oidc-token'] as const;
+export type AuthKind = (typeof AUTH_KINDS)[number];
+
 export interface BenchOptions {
   /** Backends to measure, in order; scenarios that do not touch storage ignore it. */
   backends: BackendName[];
@@ -17,6 +21,8 @@ export interface BenchOptions {
   serverPid?: number;
   /** The encoding of watch streams in the watch scenario. */
   encoding: 'json' | 'protobuf';
+  /** The get scenario runs as each of these kinds of user in turn, interleaved, and compares them. */
+  auth?: AuthKind[];
 }
 
 export interface ScenarioContext extends BenchOptions {
