@@ -4,9 +4,11 @@
 //    | 1 + x
 //    | ....^
 
-import { chargeNode } from './cost.ts';
-import { celGoTypeName, engineErrorDetail, engineType, instrumentAst, normalEngineType } from './engine.ts';
+import { hookedFunctions, instrumentCost } from './cost-instrument.ts';
+import { celGoTypeName, engineErrorDetail, engineType, normalEngineType } from './engine.ts';
 import { type Environment, parseExpression } from './environment.ts';
+import { estimateAst } from './estimate.ts';
+import { costExceedsBudgetMessage } from './limits.ts';
 import { type CelType, typeName } from './types.ts';
 
 export interface CompileOptions {
@@ -14,6 +16,14 @@ export interface CompileOptions {
   expected?: readonly CelType[];
   /** Overrides the environment's maxExpressionLength. */
   maxLength?: number;
+  /**
+   * Refuse the expression when its estimated worst-case cost (estimate.ts, with the environment's
+   * declared sizes) is more than this: STATIC_ESTIMATED_COST_LIMIT for a CRD rule,
+   * CEL_SELECTOR_EXPRESSION_MAX_COST for a DRA selector (limits.ts).
+   */
+  costLimit?: number;
+  /** What the refusal calls the cost: upstream's `estimated rule cost` unless given. */
+  costName?: string;
 }
 
 export interface Program {
@@ -34,6 +44,8 @@ export interface CompileError {
   reason: string;
   line: number;
   column: number;
+  /** Set when the expression was refused for its estimated cost (callers word their own errors from it). */
+  cost?: { min: number; max: number; limit: number };
 }
 
 export type CompileResult = { ok: true; program: Program } | { ok: false; error: CompileError };
@@ -72,7 +84,22 @@ export function compile(env: Environment, expression: string, options: CompileOp
       return fail(expression, 0, `expression must evaluate to ${want}, got ${celGoTypeName(got)}`);
     }
   }
-  if (env.trackCost) instrumentAst(parsed.ast, chargeNode);
+  if (options.costLimit !== undefined) {
+    const estimate = estimateAst(env, parsed.ast);
+    if (estimate.max > BigInt(Math.floor(options.costLimit))) {
+      const cost = { min: Number(estimate.min), max: Number(estimate.max), limit: options.costLimit };
+      const reason = costExceedsBudgetMessage(
+        options.costName ?? 'estimated rule cost',
+        cost.max,
+        cost.limit,
+      );
+      const failed = fail(expression, 0, reason);
+      return { ok: false, error: { ...failed.error, cost } };
+    }
+  }
+  if (env.trackCost) {
+    instrumentCost(parsed.ast, { hooked: hookedFunctions(env.libraries), optimize: env.optimize });
+  }
   const program: Program = Object.freeze({
     env,
     expression,

@@ -3,8 +3,9 @@
 // library lives in its own file under library/ and is enabled by listing it; nothing here changes
 // when one is added.
 
-import { charge } from './cost.ts';
+import { isTracking, noteOverload, reportCallCost } from './cost.ts';
 import { dropEngineOverload, type EngineEnvironment, engineType } from './engine.ts';
+import type { SizeDeclarations } from './estimate.ts';
 import { celEquals, FixedEngineEnvironment } from './fixes/index.ts';
 import { qualifiedNamesLibrary } from './library/authz-names.ts';
 import { comprehensionsLibrary } from './library/comprehensions.ts';
@@ -36,12 +37,17 @@ export interface CelOverload {
   result: CelType;
   impl: CelImpl;
   /**
-   * Runtime cost of one call beyond the 1 its call node costs, from the actual arguments (receiver
-   * first). Leave it out for constant-time functions. Upstream charges by size for work that
-   * grows with input: e.g. `Math.ceil(s.length * 0.1)` for a string scan.
+   * Runtime cost of the whole call (it replaces the 1 a call costs), from the actual arguments
+   * (receiver first) and the result; run after the implementation, as cel-go's trackers are.
+   * Leave it out when upstream's rule for the function name applies (cost-table.ts covers
+   * Kubernetes' libraries and cel-go's extensions) or the call is constant-time. Helpers:
+   * costs.ts (`stringTraversalCost`, `regexCost`, `traversalCost`, `valueSize`).
    */
-  cost?: (args: readonly unknown[]) => number;
-  /** Static worst case from the arguments' size bounds (receiver first); used by the estimator. */
+  cost?: (args: readonly unknown[], result: unknown) => number;
+  /**
+   * Static cost range of the call itself (its arguments' costs are added by the estimator), from
+   * the arguments' size bounds (receiver first); overrides cost-table.ts for this overload.
+   */
   estimateCost?: (sizes: readonly SizeRange[]) => CostRange;
   /** Size bounds of the result, for the estimator (e.g. a list function that returns a sublist). */
   estimateResultSize?: (sizes: readonly SizeRange[]) => SizeRange;
@@ -103,6 +109,14 @@ export interface EnvironmentOptions {
    * conformance suite runs with it on.
    */
   errorOnBadPresenceTest?: boolean;
+  /**
+   * Charge at run time as cel-go plans with OptOptimize, which kube-apiserver sets: literals of
+   * constants (`[1, 2]`, `{'a': 1}`, `int('1')`) and `in` over a list of constant primitives cost
+   * nothing. Default true; false gives cel-go's unoptimized figures (its and Kubernetes' tests).
+   */
+  optimize?: boolean;
+  /** Declared maximum sizes of the variables, for cost estimates (compile's costLimit, estimateCost). */
+  sizes?: SizeDeclarations;
 }
 
 export interface Environment {
@@ -113,6 +127,8 @@ export interface Environment {
   readonly limits: Readonly<Limits>;
   readonly trackCost: boolean;
   readonly errorOnBadPresenceTest: boolean;
+  readonly optimize: boolean;
+  readonly sizes?: SizeDeclarations;
   /** @internal the engine's environment; only compile.ts uses it. */
   readonly engine: EngineEnvironment;
 }
@@ -137,7 +153,8 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
     for (const t of lib.types ?? []) {
       const seen = types.get(t.name);
       if (seen === t.ctor) continue;
-      if (seen !== undefined) throw new Error(`library ${lib.name}: type ${t.name} is declared with another class`);
+      if (seen !== undefined)
+        throw new Error(`library ${lib.name}: type ${t.name} is declared with another class`);
       types.set(t.name, t.ctor);
       engine.registerType(t.name, t.ctor as unknown as new () => unknown);
       engine.registerOperator(`${t.name} == ${t.name}`, celEquals);
@@ -171,6 +188,8 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
     limits: Object.freeze({ ...DEFAULT_LIMITS, ...options.limits }),
     trackCost: options.trackCost ?? true,
     errorOnBadPresenceTest: options.errorOnBadPresenceTest ?? false,
+    optimize: options.optimize ?? true,
+    sizes: options.sizes,
     engine,
   });
 }
@@ -240,15 +259,17 @@ function registerOverload(
       : `${engineType(o.receiver)}.`;
   const signature = `${receiver}${name}(${params}): ${engineType(o.result)}`;
   const { impl, cost } = o;
-  // The cost hook runs before the implementation, so an over-budget call stops before its work.
+  // The call node charges what the hook reports (cost-instrument.ts), once the call has run.
   const charged: CelImpl =
     cost === undefined
       ? impl
       : (...args) => {
-          charge(cost(args));
-          return impl(...args);
+          const result = impl(...args);
+          if (isTracking()) reportCallCost(cost(args, result));
+          return result;
         };
   const handler: CelImpl = namespaced ? (_ns: unknown, ...args) => charged(...args) : charged;
+  noteOverload(handler, o);
   try {
     // The engine declares some non-standard overloads itself (string.indexOf, list<string>.join...)
     // with JavaScript semantics; a library that declares the same signature replaces them.

@@ -1,24 +1,48 @@
 // Evaluate a compiled program. Never throws: the result is a value with its cost, or an error
 // value whose message reads like cel-go's (`division by zero`, `no such key: x`,
-// `return error for overflow`) and whose kind says whether the budget ran out.
+// `return error for overflow`) and whose kind says whether the budget ran out: 'cost' for this
+// evaluation's limit, 'budget' for the total of a request (CostBudget).
 
 import type { Program } from './compile.ts';
-import { CostLimitExceeded, type CostTracker, withTracker } from './cost.ts';
+import { type CostBudget, CostLimitExceeded, type CostTracker, withTracker } from './cost.ts';
 import { engineErrorDetail } from './engine.ts';
+import { COST_LIMIT_EXCEEDED_MESSAGE, OUT_OF_BUDGET_MESSAGE } from './limits.ts';
 
 export interface EvaluateOptions {
-  /** Runtime cost budget of this evaluation; defaults to the environment's limit. */
+  /** Runtime cost limit of this evaluation (PER_CALL_LIMIT upstream); defaults to the environment's. */
   costLimit?: number;
+  /**
+   * The total of several evaluations (one object's rules, one binding's expressions): this
+   * evaluation's cost is taken from it, and once it is spent this and every later evaluation
+   * fail with OUT_OF_BUDGET_MESSAGE (kind 'budget'), as upstream stops running rules.
+   */
+  budget?: CostBudget;
 }
 
 export type EvalResult =
   | { ok: true; value: unknown; cost: number }
-  | { ok: false; error: { message: string; kind: 'runtime' | 'cost' }; cost: number };
+  | { ok: false; error: { message: string; kind: 'runtime' | 'cost' | 'budget' }; cost: number };
 
 export function evaluate(
   program: Program,
   activation: Record<string, unknown>,
   options: EvaluateOptions = {},
+): EvalResult {
+  const budget = options.budget;
+  if (budget === undefined) return evaluateOnce(program, activation, options);
+  if (budget.exhausted)
+    return { ok: false, error: { message: OUT_OF_BUDGET_MESSAGE, kind: 'budget' }, cost: 0 };
+  const r = evaluateOnce(program, activation, options);
+  // Upstream checks the total before the evaluation's own error, so running out wins.
+  if (!budget.take(r.cost))
+    return { ok: false, error: { message: OUT_OF_BUDGET_MESSAGE, kind: 'budget' }, cost: r.cost };
+  return r;
+}
+
+function evaluateOnce(
+  program: Program,
+  activation: Record<string, unknown>,
+  options: EvaluateOptions,
 ): EvalResult {
   const tracker: CostTracker | undefined = program.env.trackCost
     ? { cost: 0, limit: options.costLimit ?? program.env.limits.costLimit }
@@ -53,7 +77,7 @@ export function evaluate(
 function costError(cost: number): EvalResult {
   return {
     ok: false,
-    error: { message: 'operation cancelled: actual cost limit exceeded', kind: 'cost' },
+    error: { message: COST_LIMIT_EXCEEDED_MESSAGE, kind: 'cost' },
     cost,
   };
 }

@@ -20,7 +20,31 @@ export {
   compile,
   type Program,
 } from './compile.ts';
-export { CostLimitExceeded } from './cost.ts';
+export { CostBudget, CostLimitExceeded } from './cost.ts';
+export {
+  type CallCost,
+  type CallEstimate,
+  callCost,
+  type EstimateArg,
+  type EstimateCall,
+} from './cost-table.ts';
+export {
+  type Bounds,
+  CONST_COST,
+  comparisonCost,
+  containsCost,
+  LIST_CREATE_BASE_COST,
+  MAP_CREATE_BASE_COST,
+  REGEX_STRING_LENGTH_COST_FACTOR,
+  regexCost,
+  SELECT_AND_IDENT_COST,
+  STRING_TRAVERSAL_COST_FACTOR,
+  STRUCT_CREATE_BASE_COST,
+  stringSize,
+  stringTraversalCost,
+  traversalCost,
+  valueSize,
+} from './costs.ts';
 export {
   type CelFunction,
   type CelImpl,
@@ -33,6 +57,19 @@ export {
   type Limits,
   type SizeRange,
 } from './environment.ts';
+export {
+  estimateCost,
+  estimateCostExact,
+  type SizeDeclarations,
+  type SizeEstimator,
+} from './estimate.ts';
+export {
+  type SizedSchema,
+  type SizeNode,
+  sizesFromSchema,
+  sizesFromTree,
+  sizeTreeFromSchema,
+} from './estimate-sizes.ts';
 export { type EvalResult, type EvaluateOptions, evaluate } from './evaluate.ts';
 export {
   AUTHZ_CHECK_COST,
@@ -47,6 +84,7 @@ export {
   type CelAuthzUser,
   type CelRequestResource,
 } from './library/authz.ts';
+export * from './limits.ts';
 export { ProgramCache, programCache } from './program-cache.ts';
 export {
   type CelType,

@@ -16,7 +16,7 @@ export class ProgramCache {
   }
 
   compile(env: Environment, expression: string, options: CompileOptions = {}): CompileResult {
-    const key = `${env.id}\u0000${options.expected?.map(typeName).join('|') ?? ''}\u0000${options.maxLength ?? ''}\u0000${expression}`;
+    const key = `${env.id}\u0000${options.expected?.map(typeName).join('|') ?? ''}\u0000${options.maxLength ?? ''}\u0000${options.costLimit ?? ''}\u0000${options.costName ?? ''}\u0000${expression}`;
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
       this.#hits++;

@@ -197,10 +197,10 @@ function member(
 const setter = (key: keyof ResourceCheckFields) => (rc: ResourceCheckValue, v: string) =>
   rc.with({ [key]: v });
 
-/** The call node already costs 1; a check adds the rest of upstream's 350000. */
+/** Upstream's fixed cost of a check, the whole call's (a hook replaces the 1 a call costs). */
 const CHECK_COST: Partial<CelOverload> = {
-  cost: () => AUTHZ_CHECK_COST - 1,
-  estimateCost: () => ({ min: AUTHZ_CHECK_COST - 1, max: AUTHZ_CHECK_COST - 1 }),
+  cost: () => AUTHZ_CHECK_COST,
+  estimateCost: () => ({ min: AUTHZ_CHECK_COST, max: AUTHZ_CHECK_COST }),
 };
 
 export const authzLibrary: CelLibrary = {

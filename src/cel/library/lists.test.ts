@@ -62,13 +62,14 @@ describe('lists library', () => {
     assert.equal(value("[].lastIndexOf('string')"), -1n);
   });
 
-  it('charges one unit per element on top of the call', () => {
+  it('charges a traversal of the list, one unit per int element (kube-apiserver: [1, 2, 3, 4, 5].sum() costs 15 unoptimized)', () => {
     const c = compile(env, '[1, 2, 3, 4].sum()');
     assert.ok(c.ok);
     const small = compile(env, '[1].sum()');
     assert.ok(small.ok);
     const big = evaluate(c.program, {});
     const one = evaluate(small.program, {});
-    assert.equal(big.cost - one.cost, 3 /* three more literals */ + 3 /* three more elements summed */);
+    // Constant list literals cost nothing once planned (OptOptimize), so only the traversal differs.
+    assert.equal(big.cost - one.cost, 3);
   });
 });

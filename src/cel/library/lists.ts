@@ -1,10 +1,10 @@
 // Upstream's `lists` library (kube-apiserver's CEL library of the same name): isSorted, sum, min,
 // max, indexOf, lastIndexOf over lists of comparable values. Also the worked example of a
-// CelLibrary: overloads per element type as upstream declares them, each with a cost hook that
-// charges one unit per element traversed (upstream charges list traversals by size).
+// CelLibrary: overloads per element type as upstream declares them. Costs need no hooks here:
+// upstream prices these functions by name (a traversal of the list), and so does cost-table.ts.
 
 import { Duration, UnsignedInt } from '../engine.ts';
-import type { CelLibrary, CelOverload, SizeRange } from '../environment.ts';
+import type { CelLibrary, CelOverload } from '../environment.ts';
 import { type CelType, T } from '../types.ts';
 
 /** Upstream's comparable element types. */
@@ -50,9 +50,6 @@ function equalValues(a: unknown, b: unknown): boolean {
   return compareValues(a, b) === 0;
 }
 
-const perElement = (args: readonly unknown[]) => (args[0] as readonly unknown[]).length;
-const perElementEstimate = (sizes: readonly SizeRange[]) => ({ min: sizes[0].min, max: sizes[0].max });
-
 function sum(kind: string, list: readonly unknown[]): unknown {
   switch (kind) {
     case 'int': {
@@ -89,14 +86,9 @@ function extreme(name: 'min' | 'max', list: readonly unknown[]): unknown {
 function overloads(
   name: string,
   types: readonly [string, CelType][],
-  make: (kind: string, t: CelType) => Omit<CelOverload, 'id' | 'cost' | 'estimateCost'>,
+  make: (kind: string, t: CelType) => Omit<CelOverload, 'id'>,
 ): CelOverload[] {
-  return types.map(([kind, t]) => ({
-    id: `list_${name}_${kind}`,
-    cost: perElement,
-    estimateCost: perElementEstimate,
-    ...make(kind, t),
-  }));
+  return types.map(([kind, t]) => ({ id: `list_${name}_${kind}`, ...make(kind, t) }));
 }
 
 export const listsLibrary: CelLibrary = {
