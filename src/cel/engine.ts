@@ -1,6 +1,7 @@
 // The only file that imports the CEL engine package (@marcbachmann/cel-js, chosen in
 // bench/cel/ENGINE.md). Everything engine-specific that the rest of src/cel/ needs goes through
-// here: type strings, environment construction, the AST walk for cost tracking, error details.
+// here: type strings, environment construction, error details. (Cost tracking and estimation read
+// the checked AST's node shapes in cost-instrument.ts and estimate.ts, without the package.)
 
 import { Environment as EngineEnvironment, EvaluationError, Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
@@ -70,68 +71,6 @@ export function engineErrorDetail(err: unknown): EngineErrorDetail {
     };
   }
   return { code: 'internal', summary: String(err) };
-}
-
-// --- AST instrumentation --------------------------------------------------------------------------
-
-/** The parts of an engine AST node the cost instrumentation touches. */
-interface EngineNode {
-  op: string;
-  args: unknown;
-  meta: {
-    evaluate: NodeEval;
-    alternate?: EngineNode;
-    macro?: { evaluate: NodeEval } & Record<string, unknown>;
-  };
-  evaluate: NodeEval;
-}
-type NodeEval = (this: unknown, ev: unknown, ast: unknown, ctx: unknown) => unknown;
-
-function isNode(x: unknown): x is EngineNode {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    'op' in x &&
-    'meta' in x &&
-    typeof (x as EngineNode).evaluate === 'function'
-  );
-}
-
-/**
- * Makes every node of a checked AST call `onNode` before it evaluates, so a tracker can count
- * operations (comprehension bodies count once per iteration, since they are evaluated again).
- * The engine resolves a node's evaluator lazily (macro expansion, constants) and then replaces the
- * node's own `evaluate`; the wrapper is installed over the resolved function, so it stays.
- */
-export function instrumentAst(root: unknown, onNode: () => void): void {
-  const seen = new Set<unknown>();
-  const visit = (x: unknown): void => {
-    if (typeof x !== 'object' || x === null || seen.has(x)) return;
-    seen.add(x);
-    if (Array.isArray(x)) {
-      for (const e of x) visit(e);
-      return;
-    }
-    if (!isNode(x)) {
-      if (Object.getPrototypeOf(x) === Object.prototype) for (const v of Object.values(x)) visit(v);
-      return;
-    }
-    const meta = x.meta;
-    const alt = meta.alternate;
-    const macro = meta.macro;
-    let inner: NodeEval;
-    if (alt !== undefined) inner = (ev, _ast, ctx) => alt.evaluate(ev, alt, ctx);
-    else if (macro !== undefined) inner = (ev, _ast, ctx) => macro.evaluate(ev, macro, ctx);
-    else inner = meta.evaluate;
-    x.evaluate = function (this: unknown, ev, ast, ctx) {
-      onNode();
-      return inner.call(this, ev, ast, ctx);
-    };
-    visit(x.args);
-    if (alt !== undefined) visit(alt);
-    if (macro !== undefined) for (const v of Object.values(macro)) visit(v);
-  };
-  visit(root);
 }
 
 // --- the engine's own non-standard overloads ------------------------------------------------------
