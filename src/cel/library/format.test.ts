@@ -97,6 +97,23 @@ describe('format library', () => {
     assert.equal(value('format.dns1123Label().validate(name).value().join("\\n")', 'Web'), DNS1123_LABEL);
   });
 
+  it('costs what kube-apiserver 1.35 charges (its figures for these calls)', () => {
+    const facts: [string, number][] = [
+      ['format.uri().validate("example.com")', 553],
+      ['format.dns1123Label().validate("")', 9],
+      [
+        'format.dns1123Label().validate("a-very-long-label-name-that-goes-on-and-on-beyond-sixty-three-chars")',
+        57,
+      ],
+      ['format.named("dns1123Label").value() == format.dns1123Label()', 4],
+    ];
+    for (const [expr, want] of facts) {
+      const c = compile(env, expr);
+      assert.ok(c.ok, expr);
+      assert.equal(evaluate(c.program, { name: '' }).cost, want, expr);
+    }
+  });
+
   it('every named format: lookup, equality with its constructor, inequality with the others', () => {
     const keys = [...NAMED_FORMATS.keys()];
     assert.equal(keys.length, 13);

@@ -138,6 +138,21 @@ describe('quantity library', () => {
     assert.equal(value('x == quantity("1000")'), true);
   });
 
+  it('costs what kube-apiserver 1.35 charges (its figures for these calls)', () => {
+    const facts: [string, number][] = [
+      ["quantity('1.5G') == quantity('1500M')", 3],
+      ["sign(quantity('-50k'))", 2],
+      ['quantity("50k").add(20).sub(quantity("100k")).sub(-50000) == quantity("20")', 7],
+      ["quantity('123456789012').add(quantity('1')).isLessThan(quantity('1'))", 6],
+      ["isQuantity('123456789012345678901234567890')", 3],
+    ];
+    for (const [expr, want] of facts) {
+      const c = compile(env, expr);
+      assert.ok(c.ok, expr);
+      assert.equal(evaluate(c.program, vars).cost, want, expr);
+    }
+  });
+
   it('variables and dyn values of the type', () => {
     assert.equal(value('q.isGreaterThan(quantity("8Gi"))'), true);
     assert.equal(value('x.compareTo(quantity("999"))'), 1n);

@@ -109,6 +109,21 @@ describe('semver library', () => {
     assert.equal(value("semver('1.0.0+a') == semver('1.0.0+b')"), true);
   });
 
+  it('costs what kube-apiserver 1.35 charges (its figures for these calls)', () => {
+    const facts: [string, number][] = [
+      ["semver('0.1.0-alpha.1')", 2],
+      ["semver('1.0.0+a') == semver('1.0.0+b')", 3],
+      ["semver('1.0.0-alpha').isLessThan(semver('1.0.0'))", 4],
+      ["isSemver('v1.0', true)", 1],
+      ["semver('1.2.3').major()", 2],
+    ];
+    for (const [expr, want] of facts) {
+      const c = compile(env, expr);
+      assert.ok(c.ok, expr);
+      assert.equal(evaluate(c.program, vars).cost, want, expr);
+    }
+  });
+
   it('variables and dyn values of the type', () => {
     assert.equal(value("v.isGreaterThan(semver('1.29.0')) && v.minor() == 30"), true);
     assert.equal(value("x.isLessThan(semver('2.0.0'))"), true);

@@ -88,6 +88,20 @@ describe('url library', () => {
     assert.equal(value("'k1' in url('/p?k1=x').getQuery()"), true);
   });
 
+  it('costs what kube-apiserver 1.35 charges (its figures for these calls)', () => {
+    const facts: [string, number][] = [
+      ["url('https://example.com/path with spaces/').getEscapedPath()", 5],
+      ["url('https://example.com/a b') == url('https://example.com/a%20b')", 7],
+      ["url('https://example.com/path?k1=a&k2=b&k2=c').getQuery()", 5],
+      ["isURL('https://user:pass@example.com:80/path?query=val#fragment')", 1],
+    ];
+    for (const [expr, want] of facts) {
+      const c = compile(env, expr);
+      assert.ok(c.ok, expr);
+      assert.equal(evaluate(c.program, { s: '' }).cost, want, expr);
+    }
+  });
+
   it('equality compares the URLs as Go prints them', () => {
     assert.equal(value("url('https://example.com/a b') == url('https://example.com/a%20b')"), true);
     assert.equal(value("url('https://example.com/') == url('https://example.com')"), false);
