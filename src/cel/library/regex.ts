@@ -9,12 +9,12 @@
 // here), has lookaround, backreferences and a different `\b`, `\s`, `(?i)`; a translator would
 // still leave the backtracking. re2js costs 0.2-1 µs a match on short inputs against 25-40 ns
 // for RegExp, linear in the input for any pattern. Patterns are compiled once and kept.
-// Costs are upstream's: ceil((1 + length(input)) × 0.1) × ceil(length(regex) × 0.25).
+// Costs are upstream's by name (cost-table.ts): ceil((1 + length(input)) × 0.1) ×
+// ceil(length(regex) × 0.25) for find, findAll and the method form of matches.
 
 import { RE2JS } from 're2js';
-import type { CelLibrary, CelOverload } from '../environment.ts';
+import type { CelLibrary } from '../environment.ts';
 import { T } from '../types.ts';
-import { regexCost, regexEstimate, runeCount } from './strings-cost.ts';
 import { callsIn, type LiteralIssue, stringLiteral } from './strings-validate.ts';
 
 /** The compiled form re2js keeps, with Go's method set (match, find, findAll). */
@@ -64,13 +64,6 @@ export function findAll(s: string, pattern: string, n = -1n): string[] {
   return compiled(pattern, 'Illegal regex: ').findAll(s, limit) ?? [];
 }
 
-const cost = (args: readonly unknown[]) =>
-  regexCost(runeCount(args[0] as string), runeCount(args[1] as string));
-
-function regexOverload(o: Omit<CelOverload, 'cost' | 'estimateCost'>): CelOverload {
-  return { ...o, cost, estimateCost: (sizes) => regexEstimate(sizes[0], sizes[1]) };
-}
-
 /**
  * CEL's standard `matches` with RE2 semantics, both as a function and as a method (overload ids
  * `matches` and `matches_string`). It replaces the engine's own, which uses JavaScript's RegExp.
@@ -83,13 +76,7 @@ export const matchesLibrary: CelLibrary = {
       name: 'matches',
       overloads: [
         { id: 'matches', params: [T.string, T.string], result: T.bool, impl: matches },
-        regexOverload({
-          id: 'matches_string',
-          receiver: T.string,
-          params: [T.string],
-          result: T.bool,
-          impl: matches,
-        }),
+        { id: 'matches_string', receiver: T.string, params: [T.string], result: T.bool, impl: matches },
       ],
     },
   ],
@@ -102,40 +89,25 @@ export const regexLibrary: CelLibrary = {
     {
       name: 'find',
       overloads: [
-        {
-          ...regexOverload({
-            id: 'string_find_string',
-            receiver: T.string,
-            params: [T.string],
-            result: T.string,
-            impl: find,
-          }),
-          estimateResultSize: (sizes) => ({ min: 0, max: sizes[0].max }),
-        },
+        { id: 'string_find_string', receiver: T.string, params: [T.string], result: T.string, impl: find },
       ],
     },
     {
       name: 'findAll',
       overloads: [
         {
-          ...regexOverload({
-            id: 'string_find_all_string',
-            receiver: T.string,
-            params: [T.string],
-            result: T.list(T.string),
-            impl: (s: string, p: string) => findAll(s, p),
-          }),
-          estimateResultSize: (sizes) => ({ min: 0, max: sizes[0].max }),
+          id: 'string_find_all_string',
+          receiver: T.string,
+          params: [T.string],
+          result: T.list(T.string),
+          impl: (s: string, p: string) => findAll(s, p),
         },
         {
-          ...regexOverload({
-            id: 'string_find_all_string_int',
-            receiver: T.string,
-            params: [T.string, T.int],
-            result: T.list(T.string),
-            impl: findAll,
-          }),
-          estimateResultSize: (sizes) => ({ min: 0, max: sizes[0].max }),
+          id: 'string_find_all_string_int',
+          receiver: T.string,
+          params: [T.string, T.int],
+          result: T.list(T.string),
+          impl: findAll,
         },
       ],
     },

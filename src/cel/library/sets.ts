@@ -1,9 +1,9 @@
 // cel-go's sets extension (ext.Sets, library `cel.lib.ext.sets`), enabled by kube-apiserver since
 // 1.29: sets.contains, sets.equivalent and sets.intersects over lists treated as sets, with CEL
 // equality (so 1, 1u and 1.0 are one element, and lists and maps compare by value). Costs are
-// cel-go's trackers: the product of the two sizes, twice that for equivalent.
+// cel-go's trackers by name (cost-table.ts): 1 plus the product of the sizes, twice for equivalent.
 
-import type { CelLibrary, CelOverload, SizeRange } from '../environment.ts';
+import type { CelLibrary, CelOverload } from '../environment.ts';
 import { listContains } from '../fixes/values.ts';
 import { T } from '../types.ts';
 
@@ -33,27 +33,15 @@ export function setsIntersects(a: readonly unknown[], b: readonly unknown[]): bo
 const listOfA = T.list(T.param('A'));
 const listOfB = T.list(T.param('B'));
 
-function overload(id: string, factor: number, impl: (a: unknown[], b: unknown[]) => boolean): CelOverload {
-  return {
-    id,
-    params: [listOfA, listOfB],
-    result: T.bool,
-    impl,
-    // cel-go's whole call: 1, plus m × n comparisons times the factor, truncated.
-    cost: (args) => 1 + Math.floor((args[0] as unknown[]).length * (args[1] as unknown[]).length * factor),
-    estimateCost: (sizes: readonly SizeRange[]) => ({
-      min: 1 + Math.floor(sizes[0].min * sizes[1].min * factor),
-      max: Math.min(Number.MAX_SAFE_INTEGER, 1 + Math.floor(sizes[0].max * sizes[1].max * factor)),
-    }),
-  };
+function overload(id: string, impl: (a: unknown[], b: unknown[]) => boolean): CelOverload {
+  return { id, params: [listOfA, listOfB], result: T.bool, impl };
 }
 
 export const setsLibrary: CelLibrary = {
   name: 'cel.lib.ext.sets',
   functions: [
-    { name: 'sets.contains', overloads: [overload('list_sets_contains_list', 1, setsContains)] },
-    // Equivalence may take two passes of m × n comparisons, one each way.
-    { name: 'sets.equivalent', overloads: [overload('list_sets_equivalent_list', 2, setsEquivalent)] },
-    { name: 'sets.intersects', overloads: [overload('list_sets_intersects_list', 1, setsIntersects)] },
+    { name: 'sets.contains', overloads: [overload('list_sets_contains_list', setsContains)] },
+    { name: 'sets.equivalent', overloads: [overload('list_sets_equivalent_list', setsEquivalent)] },
+    { name: 'sets.intersects', overloads: [overload('list_sets_intersects_list', setsIntersects)] },
   ],
 };

@@ -3,7 +3,7 @@
 // strings.SplitN, trim is Go's strings.TrimSpace, and the errors carry cel-go's messages.
 // strings.ts declares them as a CEL library.
 
-import { runeCount, utf8Length } from './strings-cost.ts';
+import { stringSize as runeCount, utf8Length } from '../costs.ts';
 
 // --- code points --------------------------------------------------------------------------------
 
