@@ -65,6 +65,8 @@ describe('base environment', () => {
     assert.equal(value("ip('127.0.0.1').isLoopback()"), true); // ip
     assert.equal(value("cidr('192.168.0.0/24').containsIP(ip('192.168.0.1'))"), true); // cidr
     assert.equal(value("semver('1.2.3').major()"), 1n); // semver
+    assert.equal(value("format.dns1123Label().validate('my-name').hasValue()"), false); // format
+    assert.equal(value("format.named('dns1123Label').value().validate('MyName').hasValue()"), true);
   });
 
   it('keeps version 2 of the strings library: no reverse', () => {
