@@ -133,3 +133,40 @@ export function dropEngineOverload(
   own.declarations.splice(i, 1);
   return true;
 }
+
+// --- type names as expressions ----------------------------------------------------------------------
+
+/**
+ * Makes the names of registered library types expressions, as cel-go's type identifiers are
+ * (`type(x) == net.IP`). The engine reads `net.IP` as a selection on `net` (its own
+ * `google.protobuf.Timestamp` is a constant map named `google`), so each first part of the names
+ * becomes a constant map; a first part already declared (a variable, a namespace) is left alone.
+ * The values are the engine's own type values, what `type(v)` answers, looked up on first use from
+ * a throwaway clone: cloning freezes the environment's declarations, so it must wait until they
+ * are complete.
+ */
+export function declareTypeNames(
+  engine: EngineEnvironment,
+  types: ReadonlyMap<string, abstract new (...args: never[]) => unknown>,
+): void {
+  let values: Map<string, unknown> | undefined;
+  const lookup = (name: string): unknown => {
+    if (values === undefined) {
+      const probe = engine.clone({ unlistedVariablesAreDyn: true });
+      values = new Map();
+      for (const [n, ctor] of types)
+        values.set(n, probe.evaluate('type(v)', { v: Object.create(ctor.prototype) }));
+    }
+    return values.get(name);
+  };
+  const roots = new Map<string, Record<string, unknown>>();
+  for (const name of types.keys()) {
+    const parts = name.split('.');
+    if (parts.length < 2 || engine.hasVariable(parts[0])) continue;
+    let node = roots.get(parts[0]);
+    if (node === undefined) roots.set(parts[0], (node = {}));
+    for (const p of parts.slice(1, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
+    Object.defineProperty(node, parts[parts.length - 1], { enumerable: true, get: () => lookup(name) });
+  }
+  for (const [root, value] of roots) engine.registerConstant(root, 'map<string, dyn>', value);
+}
