@@ -4,7 +4,7 @@
 // when one is added.
 
 import { isTracking, noteOverload, reportCallCost } from './cost.ts';
-import { dropEngineOverload, type EngineEnvironment, engineType } from './engine.ts';
+import { declareTypeNames, dropEngineOverload, type EngineEnvironment, engineType } from './engine.ts';
 import type { SizeDeclarations } from './estimate.ts';
 import { celEquals, FixedEngineEnvironment } from './fixes/index.ts';
 import { qualifiedNamesLibrary } from './library/authz-names.ts';
@@ -148,7 +148,7 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
   const libraries = dedupe([...LANGUAGE_LIBRARIES, ...(options.libraries ?? [])]);
   // A type two libraries share (net.IP, of ip and cidr) is declared once. A library type compares
   // with itself by `==`, as cel-go's _==_(A, A) allows; its values decide how (celEquals).
-  const types = new Map<string, unknown>();
+  const types = new Map<string, abstract new (...args: never[]) => unknown>();
   for (const lib of libraries) {
     for (const t of lib.types ?? []) {
       const seen = types.get(t.name);
@@ -181,6 +181,8 @@ export function createEnvironment(options: EnvironmentOptions): Environment {
       for (const o of f.overloads) registerOverload(engine, lib, f, o, namespaces);
   }
   for (const lib of libraries) lib.language?.install?.(engine);
+  // `type(x) == net.IP`: library type names are expressions, as cel-go's type identifiers are.
+  declareTypeNames(engine, types);
   return Object.freeze({
     id: nextId++,
     variables: Object.freeze({ ...options.variables }),
