@@ -118,7 +118,8 @@ describe('cidr library', () => {
     assert.equal(value("cidr('::1/128').prefixLength()"), 128n);
     assert.equal(value('string(cidr("192.168.0.0/24"))'), '192.168.0.0/24');
     assert.equal(value("string(cidr('192.168.0.1/24').masked())"), '192.168.0.0/24');
-    assert.equal(value('type(cidr("192.168.0.0/24")) == type(cidr("::/0"))'), true);
+    assert.equal(value('type(cidr("192.168.0.0/24")) == net.CIDR'), true);
+    assert.equal(value('type(cidr("192.168.0.0/24")) == net.IP'), false);
   });
 
   it('stands alone: cidr().ip() without the ip library', () => {

@@ -129,7 +129,7 @@ describe('ip library', () => {
   it('string(), type and equality', () => {
     assert.equal(value('string(ip("192.168.0.1"))'), '192.168.0.1');
     assert.equal(value('string(ip("2001:DB8::0:0:0:68"))'), '2001:db8::68');
-    // Upstream writes `type(ip("192.168.0.1")) == net.IP`; type names are not expressions here yet.
+    assert.equal(value('type(ip("192.168.0.1")) == net.IP'), true);
     assert.equal(value('type(ip("192.168.0.1")) == type(ip("::1"))'), true);
     assert.equal(value('type(ip("192.168.0.1")) == type(cidr("192.168.0.0/24"))'), false);
     assert.equal(value('ip("192.168.0.1") == ip("192.168.0.1")'), true);

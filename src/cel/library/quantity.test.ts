@@ -157,6 +157,7 @@ describe('quantity library', () => {
     assert.equal(value('q.isGreaterThan(quantity("8Gi"))'), true);
     assert.equal(value('x.compareTo(quantity("999"))'), 1n);
     assert.equal(value('type(q) == type(quantity("1"))'), true);
+    assert.equal(value('type(q) == kubernetes.Quantity && type(x) == kubernetes.Quantity'), true);
     assert.match(failure('x.compareTo(1)'), /no (such|matching) overload/);
   });
 });
