@@ -84,6 +84,12 @@ export {
   type CelAuthzUser,
   type CelRequestResource,
 } from './library/authz.ts';
+export { CIDR_TYPE, cidrLibrary } from './library/cidr.ts';
+export { FORMAT_TYPE, formatLibrary, NamedFormat } from './library/format.ts';
+export { IP_TYPE, ipLibrary } from './library/ip.ts';
+export { QUANTITY_TYPE, quantityLibrary } from './library/quantity.ts';
+export { SEMVER_TYPE, semverLibrary } from './library/semver.ts';
+export { CelURL, URL_TYPE, urlLibrary } from './library/url.ts';
 export * from './limits.ts';
 export { ProgramCache, programCache } from './program-cache.ts';
 export {
