@@ -9,9 +9,10 @@ import {
   type Environment,
   evaluate,
   type Program,
+  QUANTITY_TYPE,
+  quantityLibrary,
   T,
 } from '../../src/cel/index.ts';
-import { QUANTITY_TYPE, quantityLibrary } from '../../src/cel/library/quantity.ts';
 import { Quantity } from '../../src/machinery/quantity.ts';
 import { formatNumber } from '../lib/format.ts';
 import type { Scenario, ScenarioContext, ScenarioOutput } from '../lib/scenario.ts';
