@@ -76,6 +76,11 @@ export function compile(env: Environment, expression: string, options: CompileOp
     const d = engineErrorDetail(checked.error);
     return fail(expression, d.start ?? 0, checkReason(d.code, d.summary));
   }
+  // cel-go's AST validators run as part of compiling, before a caller looks at the result type.
+  for (const lib of env.libraries) {
+    const issue = lib.language?.validate?.(parsed.ast, expression, env);
+    if (issue !== undefined) return fail(expression, issue.offset, issue.reason);
+  }
   const got = normalEngineType(checked.type ?? 'dyn');
   if (options.expected !== undefined && options.expected.length > 0 && got !== 'dyn') {
     const ok = options.expected.some((t) => normalEngineType(engineType(t)) === got);

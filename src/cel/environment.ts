@@ -85,6 +85,17 @@ export interface LanguageHooks {
   rewrite?(expression: string): string;
   /** Adjusts the parsed AST before type checking; `expression` is the text as written. */
   prepare?(ast: unknown, expression: string, env: Environment): void;
+  /**
+   * Checks the checked AST as cel-go's AST validators do (literal regular expressions and format
+   * strings, homogeneous literals): the first issue fails the compilation, at `offset`.
+   */
+  validate?(ast: unknown, expression: string, env: Environment): ValidationIssue | undefined;
+}
+
+/** A finding of a `validate` hook: where cel-go reports it and its words. */
+export interface ValidationIssue {
+  readonly offset: number;
+  readonly reason: string;
 }
 
 export interface Limits {
