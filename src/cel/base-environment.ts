@@ -105,20 +105,39 @@ export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
  *   cel.lib.ext.lists    version 3: slice, flatten, lists.range, distinct, reverse, sort, sortBy
  */
 
-/** The libraries written so far, in base.go's order (language libraries are always installed). */
-export const BASE_CEL_LIBRARIES: readonly CelLibrary[] = Object.freeze(
-  BASE_LIBRARIES.flatMap((b) => (b.library !== undefined && b.always === undefined ? [b.library] : [])),
-);
+/** cel-go's homogeneous aggregate literal check as a library of no functions (see below). */
+const HOMOGENEOUS_LITERALS: CelLibrary = {
+  name: 'cel.validator.homogeneous_aggregate_literals',
+  functions: [],
+  language: { validate: (ast: unknown, src: string) => validateHomogeneousLiterals(ast, src) },
+};
+
+/**
+ * The libraries written so far, in base.go's order (language libraries are always installed),
+ * and the homogeneous aggregate literal check the base environment turns on.
+ */
+export const BASE_CEL_LIBRARIES: readonly CelLibrary[] = Object.freeze([
+  ...BASE_LIBRARIES.flatMap((b) => (b.library !== undefined && b.always === undefined ? [b.library] : [])),
+  HOMOGENEOUS_LITERALS,
+]);
 
 export interface BaseEnvironmentOptions extends Omit<EnvironmentOptions, 'libraries'> {
   /** Libraries a feature adds beyond the base (none of upstream's features do today). */
   extraLibraries?: readonly CelLibrary[];
+  /**
+   * The homogeneous aggregate literal check (default on, as kube-apiserver has it). Off only where
+   * upstream builds an environment without it, as its library cost tests do.
+   */
+  homogeneousAggregateLiterals?: boolean;
 }
 
 /** An environment with kube-apiserver 1.35's base libraries and the caller's variables and limits. */
 export function baseEnvironment(options: BaseEnvironmentOptions): Environment {
-  const { extraLibraries = [], ...rest } = options;
-  return createEnvironment({ ...rest, libraries: [...BASE_CEL_LIBRARIES, ...extraLibraries] });
+  const { extraLibraries = [], homogeneousAggregateLiterals = true, ...rest } = options;
+  const base = homogeneousAggregateLiterals
+    ? BASE_CEL_LIBRARIES
+    : BASE_CEL_LIBRARIES.filter((l) => l !== HOMOGENEOUS_LITERALS);
+  return createEnvironment({ ...rest, libraries: [...base, ...extraLibraries] });
 }
 
 // --- homogeneous aggregate literals ---------------------------------------------------------------

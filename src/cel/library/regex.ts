@@ -80,6 +80,7 @@ export const matchesLibrary: CelLibrary = {
       ],
     },
   ],
+  language: { validate: (ast) => validateRegexLiterals(ast, MATCHES) },
 };
 
 /** kube-apiserver's `kubernetes.regex` library: find and findAll. */
@@ -112,7 +113,12 @@ export const regexLibrary: CelLibrary = {
       ],
     },
   ],
+  language: { validate: (ast) => validateRegexLiterals(ast, FIND) },
 };
+
+const REGEX_FUNCTIONS: ReadonlySet<string> = new Set(['matches', 'find', 'findAll']);
+const MATCHES: ReadonlySet<string> = new Set(['matches']);
+const FIND: ReadonlySet<string> = new Set(['find', 'findAll']);
 
 /**
  * Constant patterns checked at compile time as kube-apiserver does: cel-go's regex literal
@@ -121,10 +127,13 @@ export const regexLibrary: CelLibrary = {
  * as upstream has it), and with OptOptimize a constant pattern of `matches`, `find` or `findAll`
  * that does not compile fails the program's construction with RE2's message.
  */
-export function validateRegexLiterals(ast: unknown): LiteralIssue | undefined {
+export function validateRegexLiterals(
+  ast: unknown,
+  names: ReadonlySet<string> = REGEX_FUNCTIONS,
+): LiteralIssue | undefined {
   let program: LiteralIssue | undefined;
   for (const c of callsIn(ast)) {
-    if (c.name !== 'matches' && c.name !== 'find' && c.name !== 'findAll') continue;
+    if (!names.has(c.name)) continue;
     if (c.name === 'matches') {
       const first = c.args[0];
       const literal = stringLiteral(first);

@@ -4,15 +4,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compile } from '../compile.ts';
-import { createEnvironment } from '../environment.ts';
+import { type CelLibrary, createEnvironment } from '../environment.ts';
 import { T } from '../types.ts';
 import { matchesLibrary, regexLibrary, validateRegexLiterals } from './regex.ts';
 import { KUBE_STRINGS_VERSION, stringsLibrary } from './strings.ts';
 import { type LiteralIssue, validateFormatCalls } from './strings-validate.ts';
 
+/** The libraries without their validate hooks, to get checked ASTs of the expressions they reject. */
+const unvalidated = (l: CelLibrary): CelLibrary => ({ ...l, language: undefined });
 const env = createEnvironment({
   variables: { s: T.string, d: T.dyn },
-  libraries: [stringsLibrary(KUBE_STRINGS_VERSION), matchesLibrary, regexLibrary],
+  libraries: [stringsLibrary(KUBE_STRINGS_VERSION), matchesLibrary, regexLibrary].map(unvalidated),
 });
 
 function checked(expr: string): unknown {
@@ -76,6 +78,23 @@ describe('format validator (strings version 2)', () => {
     assert.equal(format(`"%d".format([d])`), undefined);
     assert.equal(format(`"%d".format(s.split(''))`), undefined);
     assert.equal(format(`"%s and %d".format(['a', 1])`), undefined);
+  });
+});
+
+describe('through compile', () => {
+  it('fails the compilation where kube-apiserver does', () => {
+    const strict = createEnvironment({
+      variables: { s: T.string },
+      libraries: [stringsLibrary(KUBE_STRINGS_VERSION), matchesLibrary, regexLibrary],
+    });
+    const reason = (expr: string) => {
+      const c = compile(strict, expr);
+      return c.ok ? 'ok' : `${c.error.column}: ${c.error.reason}`;
+    };
+    assert.equal(reason(`"%s %s".format(['a'])`), '15: index 1 out of range');
+    assert.equal(reason(`s.matches('(abc')`), '11: invalid matches argument');
+    assert.equal(reason(`s.findAll('(x', 1)`), '11: error parsing regexp: missing closing ): `(x`');
+    assert.equal(reason(`s.format(['a']) + s.find(s)`), 'ok');
   });
 });
 

@@ -25,6 +25,7 @@ import {
   trimSpace,
   upperAscii,
 } from './strings-functions.ts';
+import { validateFormatCalls } from './strings-validate.ts';
 
 /** The strings library version kube-apiserver 1.35 enables (ext.StringsVersion(2)). */
 export const KUBE_STRINGS_VERSION = 2;
@@ -116,7 +117,12 @@ const byVersion = new Map<number, CelLibrary>();
 export function stringsLibrary(version = LATEST_STRINGS_VERSION): CelLibrary {
   let lib = byVersion.get(version);
   if (lib === undefined) {
-    lib = Object.freeze({ name: 'cel.lib.ext.strings', version, functions: declarations(version) });
+    // From version 1 a literal format string is checked against its literal arguments when compiled.
+    const language =
+      version >= 1
+        ? { validate: (ast: unknown, src: string) => validateFormatCalls(ast, src, version) }
+        : undefined;
+    lib = Object.freeze({ name: 'cel.lib.ext.strings', version, functions: declarations(version), language });
     byVersion.set(version, lib);
   }
   return lib;
