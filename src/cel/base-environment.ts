@@ -72,8 +72,10 @@ function entry(
 
 /**
  * base.go's libraries in its order. Its language settings are not libraries and are not listed:
- * homogeneous aggregate literals (1.0, with the literal validators of 1.29), the UTC default time
- * zone, cross-type numeric comparisons (1.28), and the cost options (has() costs nothing).
+ * homogeneous aggregate literals (1.0; checked here by HOMOGENEOUS_LITERALS below), the duration,
+ * timestamp and regex literal validators (1.29; regex in regex.ts), the UTC default time zone,
+ * cross-type numeric comparisons (1.28), and the cost options (has() costs nothing). The engine
+ * also has `cel.bind`, which base.go does not enable (ext.Bindings is not in it).
  */
 export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
   entry('kubernetes.urls', 'library.URLs', '1.0', urlLibrary),
