@@ -69,7 +69,7 @@ describe('API bench scenarios (quick)', { timeout: 900_000 }, () => {
   });
 
   it('get --auth runs as each kind of user, checked by SelfSubjectReview, and compares them to the certificate', async () => {
-    const kinds = ['cert', 'static-token', 'sa-token'] as const;
+    const kinds = ['cert', 'static-token', 'sa-token', 'oidc-token'] as const;
     const out = await byName.get.run(ctx({ auth: [...kinds] }));
     assert.match(
       out.markdown,
@@ -78,6 +78,7 @@ describe('API bench scenarios (quick)', { timeout: 900_000 }, () => {
     assert.match(out.markdown, /\| client certificate \(bench-cert\) +\|.*\| +100% \(100–100\) \|/);
     assert.match(out.markdown, /\| static token \(bench-static\) +\|/);
     assert.match(out.markdown, /\| service account token \(system:serviceaccount:…:bench-sa\) +\|/);
+    assert.match(out.markdown, /\| OpenID token \(oidc:bench-oidc\) +\|/);
     const [{ value }] = out.results as { value: { kind: string; username: string; failed: number }[] }[];
     assert.deepEqual(
       value.map((x) => x.kind),
@@ -86,9 +87,10 @@ describe('API bench scenarios (quick)', { timeout: 900_000 }, () => {
     assert.equal(value[0].username, 'bench-cert');
     assert.equal(value[1].username, 'bench-static');
     assert.match(value[2].username, /^system:serviceaccount:bench-get-auth-[^:]+:bench-sa$/);
+    assert.equal(value[3].username, 'oidc:bench-oidc');
     assert.deepEqual(
       value.map((x) => x.failed),
-      [0, 0, 0],
+      [0, 0, 0, 0],
     );
   });
 

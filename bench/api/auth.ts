@@ -157,6 +157,30 @@ interface OidcPeer {
   stop(): Promise<void>;
 }
 
-async function startOidc(_dir: string): Promise<OidcPeer> {
-  throw new Error('--auth oidc-token: the OpenID authenticator is not wired in yet');
+export const OIDC_USER = 'bench-oidc';
+const OIDC_CLIENT_ID = 'bench';
+
+/**
+ * The test OpenID issuer (HTTPS on loopback with its own CA) in the harness's process, and the
+ * server's --oidc-* flags for it: user names from `sub` under the prefix `oidc:`, groups from
+ * `groups`, so that the token's user is `oidc:bench-oidc` in the bench's group.
+ */
+async function startOidc(dir: string): Promise<OidcPeer> {
+  const { TestOidcIssuer } = await import('../../src/auth/authn/testing/oidc-issuer.ts');
+  const issuer = await TestOidcIssuer.start();
+  const caFile = join(dir, 'oidc-ca.crt');
+  writeFileSync(caFile, issuer.caPem);
+  return {
+    flags: [
+      `--oidc-issuer-url=${issuer.url}`,
+      `--oidc-client-id=${OIDC_CLIENT_ID}`,
+      `--oidc-ca-file=${caFile}`,
+      '--oidc-username-claim=sub',
+      '--oidc-username-prefix=oidc:',
+      '--oidc-groups-claim=groups',
+    ],
+    // Valid for an hour (the issuer's default), as the service account's token.
+    token: () => issuer.issue(OIDC_CLIENT_ID, { sub: OIDC_USER, groups: [BENCH_GROUP] }),
+    stop: () => issuer.stop(),
+  };
 }
