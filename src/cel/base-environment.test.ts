@@ -101,6 +101,12 @@ describe('compile-time checks of the base environment', () => {
     assert.equal(check(`'a'.matches('(abc')`), '1:13: invalid matches argument');
     assert.equal(check(`'a'.find('(x')`), '1:10: error parsing regexp: missing closing ): `(x`');
     assert.equal(check(`s.matches('^[a-z]+$') && s.find('[0-9]+') == ''`), 'ok');
+    assert.equal(check(`duration('xyz')`), '1:10: invalid duration argument');
+    assert.equal(check(`timestamp('bad')`), '1:11: invalid timestamp argument');
+    assert.equal(
+      check(`duration('1h') < duration('2h') && timestamp('2023-01-01T00:00:00Z') != timestamp(0)`),
+      'ok',
+    );
   });
 
   it('reads like upstream’s message', () => {

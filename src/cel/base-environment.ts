@@ -16,6 +16,7 @@ import {
   type Environment,
   type EnvironmentOptions,
 } from './environment.ts';
+import { parseDuration, parseTimestamp } from './fixes/time.ts';
 import { authzLibrary, authzSelectorsLibrary } from './library/authz.ts';
 import { cidrLibrary } from './library/cidr.ts';
 import { comprehensionsLibrary } from './library/comprehensions.ts';
@@ -28,7 +29,13 @@ import { matchesLibrary, regexLibrary } from './library/regex.ts';
 import { semverLibrary } from './library/semver.ts';
 import { setsLibrary } from './library/sets.ts';
 import { KUBE_STRINGS_VERSION, stringsLibrary } from './library/strings.ts';
-import { exprOffset, type LiteralIssue, type Node } from './library/strings-validate.ts';
+import {
+  callsIn,
+  exprOffset,
+  type LiteralIssue,
+  type Node,
+  stringLiteral,
+} from './library/strings-validate.ts';
 import { urlLibrary } from './library/url.ts';
 
 export interface BaseLibrary {
@@ -72,8 +79,8 @@ function entry(
 
 /**
  * base.go's libraries in its order. Its language settings are not libraries and are not listed:
- * homogeneous aggregate literals (1.0; checked here by HOMOGENEOUS_LITERALS below), the duration,
- * timestamp and regex literal validators (1.29; regex in regex.ts), the UTC default time zone,
+ * homogeneous aggregate literals (1.0; checked here by BASE_VALIDATORS below), the duration,
+ * timestamp and regex literal validators (1.29; BASE_VALIDATORS, and regex.ts), the UTC default time zone,
  * cross-type numeric comparisons (1.28), and the cost options (has() costs nothing). The engine
  * also has `cel.bind`, which base.go does not enable (ext.Bindings is not in it).
  */
@@ -107,11 +114,21 @@ export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
  *   cel.lib.ext.lists    version 3: slice, flatten, lists.range, distinct, reverse, sort, sortBy
  */
 
-/** cel-go's homogeneous aggregate literal check as a library of no functions (see below). */
-const HOMOGENEOUS_LITERALS: CelLibrary = {
-  name: 'cel.validator.homogeneous_aggregate_literals',
+/** The literal validators of base.go (1.29) and its homogeneous literal check, as a library of no functions. */
+const BASE_VALIDATORS: CelLibrary = {
+  name: 'cel.validators.kubernetes',
   functions: [],
-  language: { validate: (ast: unknown, src: string) => validateHomogeneousLiterals(ast, src) },
+  language: {
+    validate: (ast: unknown, src: string) =>
+      validateTimeLiterals(ast) ?? validateHomogeneousLiterals(ast, src),
+  },
+};
+
+/** The same without the homogeneous literal check (upstream's library cost tests build that way). */
+const TIME_VALIDATORS: CelLibrary = {
+  name: 'cel.validators.kubernetes',
+  functions: [],
+  language: { validate: (ast: unknown) => validateTimeLiterals(ast) },
 };
 
 /**
@@ -120,7 +137,7 @@ const HOMOGENEOUS_LITERALS: CelLibrary = {
  */
 export const BASE_CEL_LIBRARIES: readonly CelLibrary[] = Object.freeze([
   ...BASE_LIBRARIES.flatMap((b) => (b.library !== undefined && b.always === undefined ? [b.library] : [])),
-  HOMOGENEOUS_LITERALS,
+  BASE_VALIDATORS,
 ]);
 
 export interface BaseEnvironmentOptions extends Omit<EnvironmentOptions, 'libraries'> {
@@ -138,8 +155,30 @@ export function baseEnvironment(options: BaseEnvironmentOptions): Environment {
   const { extraLibraries = [], homogeneousAggregateLiterals = true, ...rest } = options;
   const base = homogeneousAggregateLiterals
     ? BASE_CEL_LIBRARIES
-    : BASE_CEL_LIBRARIES.filter((l) => l !== HOMOGENEOUS_LITERALS);
+    : BASE_CEL_LIBRARIES.map((l) => (l === BASE_VALIDATORS ? TIME_VALIDATORS : l));
   return createEnvironment({ ...rest, libraries: [...base, ...extraLibraries] });
+}
+
+// --- literal validators ------------------------------------------------------------------------------
+
+/**
+ * cel-go's duration and timestamp literal validators: `duration('<literal>')` and
+ * `timestamp('<literal>')` are converted at compile time, and a literal that does not convert is
+ * an error at the literal ("invalid duration argument").
+ */
+export function validateTimeLiterals(ast: unknown): LiteralIssue | undefined {
+  for (const c of callsIn(ast)) {
+    if (c.receiver !== undefined || c.args.length !== 1) continue;
+    const parse = c.name === 'duration' ? parseDuration : c.name === 'timestamp' ? parseTimestamp : undefined;
+    const literal = stringLiteral(c.args[0]);
+    if (parse === undefined || literal === undefined) continue;
+    try {
+      parse(literal);
+    } catch {
+      return { offset: c.args[0].start, reason: `invalid ${c.name} argument`, phase: 'check' };
+    }
+  }
+  return undefined;
 }
 
 // --- homogeneous aggregate literals ---------------------------------------------------------------
