@@ -147,29 +147,124 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
     }
   };
 
-  const visit = (x: unknown): void => {
-    if (typeof x !== 'object' || x === null || seen.has(x)) return;
+  // Constant costs are charged once per stretch of the tree that always runs as a whole: a node
+  // returns the constant cost of itself and of the operands it always evaluates, and whoever
+  // evaluates it unconditionally adds that to its own. Only where evaluation may branch or repeat
+  // (the right of && and ||, the branches of ?:, a comprehension's step) and at the root is a
+  // constant charged, so a typical expression charges once or twice instead of once per node.
+  // The totals are cel-go's; only an evaluation that fails midway is charged for the operands
+  // after the failure too.
+  const visit = (x: unknown): number => {
+    if (!isNode(x) || seen.has(x)) return 0;
     seen.add(x);
-    if (Array.isArray(x)) {
-      for (const e of x) visit(e);
-      return;
-    }
-    if (!isNode(x)) {
-      if (Object.getPrototypeOf(x) === Object.prototype) for (const v of Object.values(x)) visit(v);
-      return;
-    }
     const alt = x.meta.alternate;
     if (alt !== undefined) {
       // A macro call or a named constant: it costs what its expansion costs.
       if (alt.op === 'comprehension' && (x.op === 'rcall' || x.op === 'call'))
         macroOf.set(alt, (x.args as [string])[0]);
-      visit(alt);
-      visit(x.args);
-      return;
+      const c = visit(alt);
+      // The call's own operands are parts of the expansion; a macro's variable is never evaluated.
+      walkNodes(x.args, (n) => void visit(n));
+      return c;
     }
-    chargeBefore(x, instrumentNode(x));
-    visit(x.args);
-    if (x.meta.macro !== undefined) for (const v of Object.values(x.meta.macro)) visit(v);
+    let c = instrumentNode(x);
+    for (const [child, always] of operands(x)) {
+      const cc = visit(child);
+      if (always) c += cc;
+      else if (isNode(child)) chargeBefore(child, cc);
+    }
+    return c;
+  };
+
+  /** A node's operands, each with whether it is evaluated (once) whenever the node is. */
+  const operands = (n: Node): [unknown, boolean][] => {
+    const a = n.args;
+    const macro = n.meta.macro;
+    if (macro !== undefined) {
+      const props = macro.macroHasProps;
+      // has(): only the identifier at the bottom of the selection is evaluated (the engine's
+      // macro), or the selection's operand (the optionals library's).
+      if (Array.isArray(props)) return [[props[props.length - 1], true]];
+      if (isHas(macro)) return [[(macro.arg.args as unknown[])[0], true]];
+      if ('val' in macro && 'exp' in macro)
+        return [
+          [macro.val, true],
+          [macro.exp, true],
+        ];
+      if (isTwoVar(macro)) return [[macro.range, true]];
+      return Object.values(macro).map((v) => [v, false]);
+    }
+    switch (n.op) {
+      case 'value':
+      case 'id':
+      case 'accuValue':
+      case 'accuInc':
+        return [];
+      case '.':
+      case '.?':
+        return [[(a as unknown[])[0], true]];
+      case '!_':
+      case '-_':
+      case 'accuPush':
+        return [[a, true]];
+      case '&&':
+      case '||':
+        return [
+          [(a as unknown[])[0], true],
+          [(a as unknown[])[1], false],
+        ];
+      case '?:':
+        return [
+          [(a as unknown[])[0], true],
+          [(a as unknown[])[1], false],
+          [(a as unknown[])[2], false],
+        ];
+      case 'list':
+        return (a as unknown[]).map((e) => [e, true]);
+      case 'map':
+        return (a as unknown[][]).flatMap(
+          (e) =>
+            [
+              [e[0], true],
+              [e[1], true],
+            ] as [unknown, boolean][],
+        );
+      case 'call':
+        return ((a as [string, unknown[]])[1] ?? []).map((e) => [e, true]);
+      case 'rcall': {
+        const [, receiver, args] = a as [string, unknown, unknown[]];
+        return [[receiver, true], ...(args ?? []).map((e): [unknown, boolean] => [e, true])];
+      }
+      case 'comprehension': {
+        const c = a as { iterable?: unknown; init?: unknown; step?: unknown };
+        return [
+          [c.iterable, true],
+          [c.init, true],
+          [c.step, false],
+        ];
+      }
+      case '==':
+      case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '%':
+      case 'in':
+      case '[]':
+      case '[?]':
+        return (a as unknown[]).map((e) => [e, true]);
+      default: {
+        // An operation the model does not know: each of its parts charges for itself.
+        const parts: [unknown, boolean][] = [];
+        walkNodes(a, (e) => parts.push([e, false]));
+        return parts;
+      }
+    }
   };
 
   /** Installs value-dependent charging on `n`, or returns the constant `n` costs each time it runs. */
@@ -182,6 +277,7 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
       if (Array.isArray(props)) return Math.max(0, props.length - 2);
       // cel.bind(v, init, e) is a fold over an empty list literal: 0 once folded, else its 10.
       if ('val' in macro && 'exp' in macro) return optimize ? 0 : LIST_CREATE_BASE_COST;
+      if (isTwoVar(macro)) return instrumentTwoVar(macro);
       return 0;
     }
     switch (n.op) {
@@ -291,6 +387,33 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
     return resultCost;
   };
 
+  // A two-variable comprehension runs its own loop: the per-iteration work of cel-go's expansion is
+  // charged on its filter and body, each time they run (the condition after a deciding element of
+  // all/exists, 2 or 3 units, is not charged).
+  const instrumentTwoVar = (m: TwoVarMacro): number => {
+    const { kind, filter, body } = m;
+    if (filter !== undefined) {
+      // `f ? step : __result__`: a rejected element reads the accumulator.
+      chargeAround(filter, visit(filter), (passed) => (passed === true ? 0 : 1));
+    }
+    switch (kind) {
+      case 'all':
+      case 'exists':
+        chargeAround(body, visit(body) + (kind === 'all' ? 2 : 3) + 1, undefined);
+        return 1;
+      case 'existsOne':
+        chargeAround(body, visit(body), (r) => (r === true ? 2 : 1));
+        return 2;
+      default: {
+        // `__result__ + [t]`, `cel.@mapInsert(__result__, k, t)`, `cel.@mapInsert(__result__, e)`.
+        const step = kind === 'transformList' ? 2 + LIST_CREATE_BASE_COST : kind === 'transformMap' ? 3 : 2;
+        chargeAround(body, visit(body) + step, undefined);
+        const init = kind === 'transformList' ? LIST_CREATE_BASE_COST : MAP_CREATE_BASE_COST;
+        return 1 + (optimize ? 0 : init);
+      }
+    }
+  };
+
   const instrumentCall = (n: Node): number => {
     let name: string;
     let argNodes: unknown[];
@@ -317,7 +440,16 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
     return chargeAfterCall(n, rule, namespaced);
   };
 
-  visit(root);
+  if (isNode(root)) chargeBefore(root, visit(root));
+}
+
+/** Calls `fn` on each node in `x`: a node, or arrays and plain objects holding nodes. */
+function walkNodes(x: unknown, fn: (n: Node) => void): void {
+  if (isNode(x)) fn(x);
+  else if (Array.isArray(x)) for (const e of x) walkNodes(e, fn);
+  else if (typeof x === 'object' && x !== null && Object.getPrototypeOf(x) === Object.prototype) {
+    for (const v of Object.values(x)) walkNodes(v, fn);
+  }
 }
 
 /** A literal, or a named constant whose value is one. */
@@ -360,18 +492,67 @@ function inCost(_l: unknown, r: unknown): number {
 
 /** The node's evaluator as the engine would resolve it on first use. */
 function resolvedEval(n: Node): Eval {
+  const alt = n.meta.alternate;
+  if (alt !== undefined) return (ev, _ast, ctx) => alt.evaluate(ev, alt, ctx);
   const macro = n.meta.macro;
   if (macro !== undefined) return (ev, _ast, ctx) => macro.evaluate(ev, macro, ctx);
   return n.meta.evaluate;
 }
 
-function chargeBefore(n: Node, cost: number): void {
-  if (cost === 0) return;
+/** What chargeBefore keeps on a node: its cost and the evaluator it wraps. */
+interface Charged {
+  costCharge: number;
+  costInner: Eval;
+}
+
+// One evaluator shared by every charged node (reading its cost and inner evaluator from the node)
+// keeps the engine's `ast.evaluate(...)` call sites as monomorphic as they were untracked; a
+// closure per node made them megamorphic and cost a third of the evaluation.
+function chargedEvaluate(this: unknown, ev: unknown, ast: unknown, ctx: unknown): unknown {
+  const n = ast as Node & Charged;
+  charge(n.costCharge);
+  return n.costInner(ev, ast, ctx);
+}
+
+interface HasMacro {
+  arg: Node;
+}
+function isHas(m: Record<string, unknown>): m is Record<string, unknown> & HasMacro {
+  return isNode(m.arg) && m.arg.op === '.';
+}
+
+/** The comprehensions library's two-variable macros (library/comprehensions.ts). */
+interface TwoVarMacro {
+  kind: string;
+  range: Node;
+  filter?: Node;
+  body: Node;
+}
+function isTwoVar(m: Record<string, unknown>): m is Record<string, unknown> & TwoVarMacro {
+  return typeof m.kind === 'string' && isNode(m.range) && isNode(m.body);
+}
+
+/** Charges `before` when `n` starts and what `after` says of its result (macro parts). */
+function chargeAround(n: Node, before: number, after: ((result: unknown) => number) | undefined): void {
+  if (after === undefined) {
+    chargeBefore(n, before);
+    return;
+  }
   const inner = resolvedEval(n);
   n.evaluate = function (this: unknown, ev, ast, ctx) {
-    charge(cost);
-    return inner.call(this, ev, ast, ctx);
+    charge(before);
+    const r = inner.call(this, ev, ast, ctx);
+    charge(after(r));
+    return r;
   };
+}
+
+function chargeBefore(n: Node, cost: number): void {
+  if (cost === 0) return;
+  const c = n as Node & Charged;
+  c.costInner = resolvedEval(n);
+  c.costCharge = cost;
+  n.evaluate = chargedEvaluate;
 }
 
 /** Charges what `cost` says of the operands once the operator ran; returns what is left to charge before. */

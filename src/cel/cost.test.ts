@@ -78,6 +78,17 @@ describe('runtime cost: the spec named cases', () => {
     assert.equal(cost('l.filter(v, v > 5)'), 2 + 10 * 2 + 5 * 13 + 5 * 1);
   });
 
+  it('two-variable comprehensions cost what cel-go expands them to', () => {
+    // Per element: the condition 2, the accumulator 1, i + v > 0 4.
+    assert.equal(cost('l.all(i, v, i + v > 0)'), 2 + 10 * 7);
+    // transformList: `__result__ + [v]` per element, the start folded.
+    assert.equal(cost('l.transformList(i, v, v)'), 2 + 10 * 13);
+    // A rejected element reads the accumulator once: 5 pass, 5 do not.
+    assert.equal(cost('l.transformList(i, v, v > 5, v)'), 2 + 10 * 2 + 5 * 13 + 5 * 1);
+    // existsOne: `p ? __result__ + 1 : __result__` and the result `__result__ == 1`.
+    assert.equal(cost('l.existsOne(i, v, v == 3)'), 3 + 10 * 2 + 2 + 9);
+  });
+
   it('has() is free beyond its operand; `in` over a list costs its size, over constants nothing', () => {
     assert.equal(cost('has(m.a)'), 1);
     assert.equal(cost('x in l'), 2 + 10);
@@ -93,6 +104,10 @@ describe('runtime cost: the spec named cases', () => {
       'l.map(v, v * 2)',
       's.lowerAscii() == s',
       'x in l',
+      'l.all(i, v, i + v > 0)',
+      'l.transformList(i, v, v > 5, v)',
+      'l.existsOne(i, v, v == 3)',
+      'has(m.a)',
     ]) {
       const p = program(expr, baseEnvironment({ variables, sizes: { s: 1000, l: 10 } }));
       const est = estimateCost(p);

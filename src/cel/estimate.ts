@@ -150,13 +150,25 @@ export class Estimator {
     }
     const macro = n.meta.macro;
     if (macro !== undefined) {
-      if (Array.isArray(macro.macroHasProps)) {
-        // has(x.f): the presence test is free (PresenceTestHasCost(false)); its operand is not.
-        const sel = (macro.args as Node[])[0];
-        return this.cost((sel.args as Node[])[0]);
-      }
+      // has(x.f): the presence test is free (PresenceTestHasCost(false)); its operand is not.
+      // (The engine's macro keeps the selection in `args`, the optionals library's in `arg`.)
+      const sel = (Array.isArray(macro.macroHasProps) ? (macro.args as Node[])[0] : macro.arg) as
+        | Node
+        | undefined;
+      if (sel?.op === '.') return this.cost((sel.args as Node[])[0]);
       if ('val' in macro && 'exp' in macro)
         return this.#bind(n, macro.var as string, macro.val as Node, macro.exp as Node);
+      // The comprehensions library's two-variable macros.
+      if (typeof macro.kind === 'string' && macro.range !== undefined && macro.body !== undefined) {
+        const body = [macro.filter, macro.body].filter((x) => x !== undefined) as Node[];
+        return this.#comprehension(
+          n,
+          macro.kind,
+          macro.range as Node,
+          [macro.first as string, macro.second as string],
+          body,
+        );
+      }
       return fixed(1);
     }
     switch (n.op) {
@@ -323,6 +335,14 @@ export class Estimator {
     const vars = (twoVars ? fnArgs.slice(0, 2) : fnArgs.slice(0, 1)).map((v) => v.args as string);
     const body = fnArgs.slice(vars.length);
     if (range === undefined) return fixed(1);
+    return this.#comprehension(n, name, range, vars, body);
+  }
+
+  /**
+   * A comprehension over `range` binding `vars` (one, or index/key and value), with the user's
+   * `body` (predicate; or transform; or filter and transform), costed as cel-go's expansion.
+   */
+  #comprehension(n: Node, name: string, range: Node, vars: readonly string[], body: readonly Node[]): Bounds {
     let sum = this.cost(range);
     const rangeSize = this.sizeOrUnknown(range);
     const container = this.entryOf(range)?.container ?? (range.checkedType?.kind === 'map' ? 'map' : 'list');
