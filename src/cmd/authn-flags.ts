@@ -11,7 +11,14 @@ const optionalText = (name: string, arg: string, description: string) =>
   flag<string | undefined>({ name, arg, description, parse: text, default: undefined });
 
 const repeatedText = (name: string, arg: string, description: string) =>
-  flag<string[] | undefined>({ name, arg, description, repeatable: true, parse: (v) => [v], default: undefined });
+  flag<string[] | undefined>({
+    name,
+    arg,
+    description,
+    repeatable: true,
+    parse: (v) => [v],
+    default: undefined,
+  });
 
 const commaList = (name: string, arg: string, description: string, fallback?: string[]) =>
   flag<string[] | undefined>({ name, arg, description, repeatable: true, parse: list, default: fallback });
@@ -22,9 +29,21 @@ function webhookVersion(v: string): 'v1' | 'v1beta1' {
 }
 
 export const AUTHN_FLAGS: FlagSpec[] = [
-  repeatedText('service-account-key-file', '<file>', 'PEM keys that verify service account tokens (repeatable; default: the serving key)'),
-  optionalText('service-account-signing-key-file', '<file>', 'PEM private key that signs service account tokens'),
-  repeatedText('service-account-issuer', '<url>', 'issuer of service account tokens (repeatable; the first one issues)'),
+  repeatedText(
+    'service-account-key-file',
+    '<file>',
+    'PEM keys that verify service account tokens (repeatable; default: the serving key)',
+  ),
+  optionalText(
+    'service-account-signing-key-file',
+    '<file>',
+    'PEM private key that signs service account tokens',
+  ),
+  repeatedText(
+    'service-account-issuer',
+    '<url>',
+    'issuer of service account tokens (repeatable; the first one issues)',
+  ),
   optionalText('service-account-jwks-uri', '<url>', 'JWKS URI advertised by the issuer discovery document'),
   flag<number | undefined>({
     name: 'service-account-max-token-expiration',
@@ -76,9 +95,19 @@ export const AUTHN_FLAGS: FlagSpec[] = [
     parse: pairs,
     default: undefined,
   }),
-  commaList('oidc-signing-algs', '<alg,...>', 'signing algorithms accepted', [...AUTHN_DEFAULTS.oidcSigningAlgs]),
-  optionalText('authentication-config', '<file>', 'AuthenticationConfiguration file (JWT authenticators, anonymous access)'),
-  optionalText('authentication-token-webhook-config-file', '<file>', 'client configuration file of the token review webhook'),
+  commaList('oidc-signing-algs', '<alg,...>', 'signing algorithms accepted', [
+    ...AUTHN_DEFAULTS.oidcSigningAlgs,
+  ]),
+  optionalText(
+    'authentication-config',
+    '<file>',
+    'AuthenticationConfiguration file (JWT authenticators, anonymous access)',
+  ),
+  optionalText(
+    'authentication-token-webhook-config-file',
+    '<file>',
+    'client configuration file of the token review webhook',
+  ),
   flag({
     name: 'authentication-token-webhook-cache-ttl',
     arg: '<duration>',
@@ -93,12 +122,24 @@ export const AUTHN_FLAGS: FlagSpec[] = [
     parse: webhookVersion,
     default: AUTHN_DEFAULTS.tokenWebhookVersion,
   }),
-  optionalText('requestheader-client-ca-file', '<file>', 'CA of the authenticating proxy whose headers name the user'),
-  commaList('requestheader-allowed-names', '<cn,...>', "common names the proxy's certificate may have (empty: any)"),
+  optionalText(
+    'requestheader-client-ca-file',
+    '<file>',
+    'CA of the authenticating proxy whose headers name the user',
+  ),
+  commaList(
+    'requestheader-allowed-names',
+    '<cn,...>',
+    "common names the proxy's certificate may have (empty: any)",
+  ),
   commaList('requestheader-username-headers', '<header,...>', 'headers that name the user'),
   commaList('requestheader-uid-headers', '<header,...>', "headers that hold the user's uid"),
   commaList('requestheader-group-headers', '<header,...>', "headers that hold the user's groups"),
-  commaList('requestheader-extra-headers-prefix', '<prefix,...>', 'header prefixes of extra user information'),
+  commaList(
+    'requestheader-extra-headers-prefix',
+    '<prefix,...>',
+    'header prefixes of extra user information',
+  ),
 ];
 
 /**
@@ -106,7 +147,10 @@ export const AUTHN_FLAGS: FlagSpec[] = [
  * exists when any --oidc-* flag was given (so that a client id without an issuer is refused, as
  * upstream refuses it); the webhook and proxy sections when their file flag was.
  */
-export function authenticationOptionsFrom(f: FlagValues, given: ReadonlySet<string> = new Set()): AuthenticationOptions {
+export function authenticationOptionsFrom(
+  f: FlagValues,
+  given: ReadonlySet<string> = new Set(),
+): AuthenticationOptions {
   const s = (name: string) => f[name] as string | undefined;
   const a = (name: string) => f[name] as string[] | undefined;
   const o: AuthenticationOptions = {

@@ -129,7 +129,11 @@ export class FieldManager {
     return runPaced(this.updateSteps(liveObject, nextObject, manager), pause);
   }
 
-  private *updateSteps(liveObject: ApiObject | null, nextObject: ApiObject, manager: string): Steps<ApiObject> {
+  private *updateSteps(
+    liveObject: ApiObject | null,
+    nextObject: ApiObject,
+    manager: string,
+  ): Steps<ApiObject> {
     // Objects here came from JSON (bodies, storage), so they are JSON values through and through.
     const live = liveObject as JsonObject | null;
     const next = nextObject as JsonObject;

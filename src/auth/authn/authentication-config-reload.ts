@@ -6,8 +6,8 @@
 // counted in `metrics`, named after upstream's metrics, for the metrics endpoint to read.
 
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { type FSWatcher, watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 
 /** What one reload attempt decides. */
@@ -46,7 +46,9 @@ export function reloadMetricsText(m: ReloadMetrics): string {
   for (const status of ['failure', 'success'] as const) {
     const t = m.lastReloadTimestampSeconds[status];
     if (t !== undefined) {
-      lines.push(`apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds{status="${status}"} ${t}`);
+      lines.push(
+        `apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds{status="${status}"} ${t}`,
+      );
     }
   }
   lines.push(

@@ -4,10 +4,11 @@
 // form (--oidc-*) is turned into one such authenticator and checked by the same rules.
 
 import { X509Certificate } from 'node:crypto';
+import type { Program } from '../../cel/index.ts';
 import {
   duplicate,
   type FieldError,
-  FieldPath,
+  type FieldPath,
   invalid,
   newPath,
   required,
@@ -15,9 +16,12 @@ import {
 } from '../../machinery/field-errors.ts';
 import { isDNS1123Subdomain, regexError } from '../../machinery/validation/names.ts';
 import { type NamingProfile, namingProfile } from '../../naming/index.ts';
-import type { Program } from '../../cel/index.ts';
+import type {
+  AuthenticationConfiguration,
+  JwtAuthenticatorConfig,
+  PrefixedClaimOrExpression,
+} from './authentication-config.ts';
 import { compileAuthnExpression, selectsClaim } from './authentication-config-cel.ts';
-import type { AuthenticationConfiguration, JwtAuthenticatorConfig, PrefixedClaimOrExpression } from './authentication-config.ts';
 
 export const MAX_JWT_AUTHENTICATORS = 64;
 
@@ -115,7 +119,8 @@ function validateJwtAuthenticator(
 
 function validateIssuer(a: JwtAuthenticatorConfig, p: FieldPath, opts: ValidationOptions): FieldError[] {
   const errors: FieldError[] = [];
-  const { url, discoveryURL, audiences, audienceMatchPolicy, certificateAuthority, egressSelectorType } = a.issuer;
+  const { url, discoveryURL, audiences, audienceMatchPolicy, certificateAuthority, egressSelectorType } =
+    a.issuer;
   const disallowed = new Set(opts.disallowedIssuers ?? []);
   if (url === '') errors.push(required(p.child('url'), ''));
   else errors.push(...validateUrl(url, disallowed, p.child('url')));
@@ -237,7 +242,11 @@ function validateClaimRules(
     } else {
       if ((rule.requiredValue ?? '') !== '') {
         errors.push(
-          invalid(rp.child('requiredValue'), rule.requiredValue, 'may not be specified when expression is set'),
+          invalid(
+            rp.child('requiredValue'),
+            rule.requiredValue,
+            'may not be specified when expression is set',
+          ),
         );
       }
       if (seenExpressions.has(expression)) {
@@ -264,7 +273,8 @@ function validatePrefixed(
 ): { errors: FieldError[]; program?: Program } {
   const claim = m?.claim ?? '';
   const expression = m?.expression ?? '';
-  if (expression !== '' && claim !== '') return { errors: [invalid(p, '', "claim and expression can't both be set")] };
+  if (expression !== '' && claim !== '')
+    return { errors: [invalid(p, '', "claim and expression can't both be set")] };
   if (expression === '' && claim === '') {
     return { errors: requiredMapping ? [required(p, 'claim or expression is required')] : [] };
   }
@@ -326,7 +336,13 @@ function validateClaimMappings(
     errors.push(...domainPrefixedPath(xp.child('key'), key));
     if (key !== key.toLowerCase()) errors.push(invalid(xp.child('key'), key, 'must be lowercase'));
     if (isReservedKey(key, reserved)) {
-      errors.push(invalid(xp.child('key'), key, `${reserved.join(', ')} and their subdomains are reserved for ${RESERVED_FOR} use`));
+      errors.push(
+        invalid(
+          xp.child('key'),
+          key,
+          `${reserved.join(', ')} and their subdomains are reserved for ${RESERVED_FOR} use`,
+        ),
+      );
     }
     if (seenKeys.has(key)) {
       errors.push(duplicate(xp.child('key'), key));
@@ -359,7 +375,11 @@ function validateClaimMappings(
   return errors;
 }
 
-function validateUserRules(a: JwtAuthenticatorConfig, p: FieldPath, out: CompiledJwtAuthenticator): FieldError[] {
+function validateUserRules(
+  a: JwtAuthenticatorConfig,
+  p: FieldPath,
+  out: CompiledJwtAuthenticator,
+): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   (a.userValidationRules ?? []).forEach((rule, i) => {
@@ -418,4 +438,3 @@ function domainPrefixedPath(p: FieldPath, key: string): FieldError[] {
   }
   return errors;
 }
-

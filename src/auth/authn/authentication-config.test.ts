@@ -22,7 +22,9 @@ const FAST = { retryIntervalMs: 20, minRefreshIntervalMs: 0 };
 const API_VERSION = 'apiserver.config.svc.io/v1';
 
 function errorsOf(jwt: Partial<JwtAuthenticatorConfig>[], extra: Record<string, unknown> = {}): string[] {
-  const c = decodeAuthenticationConfig(JSON.stringify({ apiVersion: API_VERSION, kind: 'AuthenticationConfiguration', jwt, ...extra }));
+  const c = decodeAuthenticationConfig(
+    JSON.stringify({ apiVersion: API_VERSION, kind: 'AuthenticationConfiguration', jwt, ...extra }),
+  );
   return validateAuthenticationConfiguration(c, { disallowedIssuers: ['https://sa.example'] }).errors.map(
     (e) => `${e.field}: ${e.type}: ${e.detail}`,
   );
@@ -36,7 +38,11 @@ const good = (o: Partial<JwtAuthenticatorConfig> = {}): Partial<JwtAuthenticator
 
 describe('AuthenticationConfiguration decoding', () => {
   it('reads the profile group at v1, v1beta1 and v1alpha1, and the upstream-named group', () => {
-    for (const v of ['apiserver.config.svc.io/v1', 'apiserver.config.svc.io/v1beta1', 'apiserver.config.k8s.io/v1alpha1']) {
+    for (const v of [
+      'apiserver.config.svc.io/v1',
+      'apiserver.config.svc.io/v1beta1',
+      'apiserver.config.k8s.io/v1alpha1',
+    ]) {
       const c = decodeAuthenticationConfig(`apiVersion: ${v}\nkind: AuthenticationConfiguration\njwt: []\n`);
       assert.deepEqual(c.jwt, []);
     }
@@ -44,10 +50,20 @@ describe('AuthenticationConfiguration decoding', () => {
       () => decodeAuthenticationConfig('apiVersion: apiserver.config.svc.io/v1\nkind: X\n'),
       /no kind "X" is registered for version "apiserver.config.svc.io\/v1"/,
     );
-    assert.throws(() => decodeAuthenticationConfig('apiVersion: apiserver.config.svc.io/v2\nkind: AuthenticationConfiguration\n'), /no kind/);
+    assert.throws(
+      () =>
+        decodeAuthenticationConfig(
+          'apiVersion: apiserver.config.svc.io/v2\nkind: AuthenticationConfiguration\n',
+        ),
+      /no kind/,
+    );
     // Under the upstream profile, only upstream's group exists.
     assert.throws(
-      () => decodeAuthenticationConfig(`apiVersion: ${API_VERSION}\nkind: AuthenticationConfiguration\n`, namingProfile('upstream')),
+      () =>
+        decodeAuthenticationConfig(
+          `apiVersion: ${API_VERSION}\nkind: AuthenticationConfiguration\n`,
+          namingProfile('upstream'),
+        ),
       /no kind/,
     );
     assert.throws(() => decodeAuthenticationConfig(''), /empty config data/);
@@ -55,9 +71,15 @@ describe('AuthenticationConfiguration decoding', () => {
 
   it('refuses unknown fields, repeated keys and wrong types', () => {
     const head = `apiVersion: ${API_VERSION}\nkind: AuthenticationConfiguration\n`;
-    assert.throws(() => decodeAuthenticationConfig(`${head}jwt:\n- issuer:\n    url: https://x\n    bogus: 1\n`), /strict decoding error: unknown field "jwt\[0\]\.issuer\.bogus"/);
+    assert.throws(
+      () => decodeAuthenticationConfig(`${head}jwt:\n- issuer:\n    url: https://x\n    bogus: 1\n`),
+      /strict decoding error: unknown field "jwt\[0\]\.issuer\.bogus"/,
+    );
     assert.throws(() => decodeAuthenticationConfig(`${head}jwt: []\njwt: []\n`), /yaml:/);
-    assert.throws(() => decodeAuthenticationConfig(`${head}anonymous:\n  enabled: "yes"\n`), /cannot unmarshal string into Go struct field anonymous\.enabled of type bool/);
+    assert.throws(
+      () => decodeAuthenticationConfig(`${head}anonymous:\n  enabled: "yes"\n`),
+      /cannot unmarshal string into Go struct field anonymous\.enabled of type bool/,
+    );
   });
 });
 
@@ -67,87 +89,154 @@ describe('AuthenticationConfiguration validation', () => {
   });
 
   it('limits authenticators to 64', () => {
-    const many = Array.from({ length: 65 }, (_, i) => good({ issuer: { url: `https://i${i}.example`, audiences: ['a'] } }));
+    const many = Array.from({ length: 65 }, (_, i) =>
+      good({ issuer: { url: `https://i${i}.example`, audiences: ['a'] } }),
+    );
     assert.deepEqual(errorsOf(many), ['jwt: FieldValueTooMany: must have at most 64 items']);
   });
 
   it('issuer url: required, https, no user, query or fragment, unique, not a service account issuer', () => {
     const url = (u: string) => good({ issuer: { url: u, audiences: ['a'] } });
     assert.deepEqual(errorsOf([url('')]), ['jwt[0].issuer.url: FieldValueRequired: ']);
-    assert.deepEqual(errorsOf([url('http://x')]), ['jwt[0].issuer.url: FieldValueInvalid: URL scheme must be https']);
-    assert.deepEqual(errorsOf([url('https://u:p@x')]), ['jwt[0].issuer.url: FieldValueInvalid: URL must not contain a username or password']);
-    assert.deepEqual(errorsOf([url('https://x?a=b')]), ['jwt[0].issuer.url: FieldValueInvalid: URL must not contain a query']);
-    assert.deepEqual(errorsOf([url('https://x#f')]), ['jwt[0].issuer.url: FieldValueInvalid: URL must not contain a fragment']);
-    assert.deepEqual(errorsOf([url('https://x'), url('https://x')]), ['jwt[1].issuer.url: FieldValueDuplicate: ']);
+    assert.deepEqual(errorsOf([url('http://x')]), [
+      'jwt[0].issuer.url: FieldValueInvalid: URL scheme must be https',
+    ]);
+    assert.deepEqual(errorsOf([url('https://u:p@x')]), [
+      'jwt[0].issuer.url: FieldValueInvalid: URL must not contain a username or password',
+    ]);
+    assert.deepEqual(errorsOf([url('https://x?a=b')]), [
+      'jwt[0].issuer.url: FieldValueInvalid: URL must not contain a query',
+    ]);
+    assert.deepEqual(errorsOf([url('https://x#f')]), [
+      'jwt[0].issuer.url: FieldValueInvalid: URL must not contain a fragment',
+    ]);
+    assert.deepEqual(errorsOf([url('https://x'), url('https://x')]), [
+      'jwt[1].issuer.url: FieldValueDuplicate: ',
+    ]);
     assert.deepEqual(errorsOf([url('https://sa.example')]), [
       'jwt[0].issuer.url: FieldValueInvalid: URL must not overlap with disallowed issuers: [https://sa.example]',
     ]);
   });
 
   it('discoveryURL: https, distinct from url, unique', () => {
-    const d = (url: string, discoveryURL: string) => good({ issuer: { url, discoveryURL, audiences: ['a'] } });
-    assert.deepEqual(errorsOf([d('https://x', 'https://x/')]), ['jwt[0].issuer.discoveryURL: FieldValueInvalid: discoveryURL must be different from URL']);
-    assert.deepEqual(errorsOf([d('https://x', 'http://y')]), ['jwt[0].issuer.discoveryURL: FieldValueInvalid: URL scheme must be https']);
-    assert.deepEqual(errorsOf([d('https://x', 'https://d'), d('https://y', 'https://d')]), ['jwt[1].issuer.discoveryURL: FieldValueDuplicate: ']);
+    const d = (url: string, discoveryURL: string) =>
+      good({ issuer: { url, discoveryURL, audiences: ['a'] } });
+    assert.deepEqual(errorsOf([d('https://x', 'https://x/')]), [
+      'jwt[0].issuer.discoveryURL: FieldValueInvalid: discoveryURL must be different from URL',
+    ]);
+    assert.deepEqual(errorsOf([d('https://x', 'http://y')]), [
+      'jwt[0].issuer.discoveryURL: FieldValueInvalid: URL scheme must be https',
+    ]);
+    assert.deepEqual(errorsOf([d('https://x', 'https://d'), d('https://y', 'https://d')]), [
+      'jwt[1].issuer.discoveryURL: FieldValueDuplicate: ',
+    ]);
   });
 
   it('audiences: at least one, non-empty, unique; MatchAny with several', () => {
     const a = (audiences: string[], audienceMatchPolicy?: string) =>
-      good({ issuer: { url: 'https://x', audiences, ...(audienceMatchPolicy ? { audienceMatchPolicy } : {}) } });
-    assert.deepEqual(errorsOf([a([])]), ['jwt[0].issuer.audiences: FieldValueRequired: at least one jwt[0].issuer.audiences is required']);
-    assert.deepEqual(errorsOf([a(['', 'b'], 'MatchAny')]), ['jwt[0].issuer.audiences[0]: FieldValueRequired: ']);
-    assert.deepEqual(errorsOf([a(['b', 'b'], 'MatchAny')]), ['jwt[0].issuer.audiences[1]: FieldValueDuplicate: ']);
-    assert.deepEqual(errorsOf([a(['a', 'b'])]), ['jwt[0].issuer.audienceMatchPolicy: FieldValueInvalid: audienceMatchPolicy must be MatchAny for multiple audiences']);
-    assert.deepEqual(errorsOf([a(['a'], 'Other')]), ['jwt[0].issuer.audienceMatchPolicy: FieldValueInvalid: audienceMatchPolicy must be empty or MatchAny for single audience']);
+      good({
+        issuer: { url: 'https://x', audiences, ...(audienceMatchPolicy ? { audienceMatchPolicy } : {}) },
+      });
+    assert.deepEqual(errorsOf([a([])]), [
+      'jwt[0].issuer.audiences: FieldValueRequired: at least one jwt[0].issuer.audiences is required',
+    ]);
+    assert.deepEqual(errorsOf([a(['', 'b'], 'MatchAny')]), [
+      'jwt[0].issuer.audiences[0]: FieldValueRequired: ',
+    ]);
+    assert.deepEqual(errorsOf([a(['b', 'b'], 'MatchAny')]), [
+      'jwt[0].issuer.audiences[1]: FieldValueDuplicate: ',
+    ]);
+    assert.deepEqual(errorsOf([a(['a', 'b'])]), [
+      'jwt[0].issuer.audienceMatchPolicy: FieldValueInvalid: audienceMatchPolicy must be MatchAny for multiple audiences',
+    ]);
+    assert.deepEqual(errorsOf([a(['a'], 'Other')]), [
+      'jwt[0].issuer.audienceMatchPolicy: FieldValueInvalid: audienceMatchPolicy must be empty or MatchAny for single audience',
+    ]);
     assert.deepEqual(errorsOf([a(['a', 'b'], 'MatchAny')]), []);
   });
 
   it('certificateAuthority must hold certificates; egressSelectorType is controlplane or cluster', () => {
-    assert.deepEqual(errorsOf([good({ issuer: { url: 'https://x', audiences: ['a'], certificateAuthority: 'junk' } })]), [
-      'jwt[0].issuer.certificateAuthority: FieldValueInvalid: data does not contain any valid RSA or ECDSA certificates',
-    ]);
-    assert.deepEqual(errorsOf([good({ issuer: { url: 'https://x', audiences: ['a'], egressSelectorType: 'other' } })]), [
-      'jwt[0].issuer.egressSelectorType: FieldValueInvalid: egress selector must be either controlplane or cluster',
-    ]);
+    assert.deepEqual(
+      errorsOf([good({ issuer: { url: 'https://x', audiences: ['a'], certificateAuthority: 'junk' } })]),
+      [
+        'jwt[0].issuer.certificateAuthority: FieldValueInvalid: data does not contain any valid RSA or ECDSA certificates',
+      ],
+    );
+    assert.deepEqual(
+      errorsOf([good({ issuer: { url: 'https://x', audiences: ['a'], egressSelectorType: 'other' } })]),
+      [
+        'jwt[0].issuer.egressSelectorType: FieldValueInvalid: egress selector must be either controlplane or cluster',
+      ],
+    );
   });
 
   it('claimValidationRules: claim or expression, not both; message only with expression; bool only', () => {
     const r = (rules: unknown[]) => errorsOf([good({ claimValidationRules: rules as never })]);
-    assert.deepEqual(r([{ claim: 'a', expression: 'true' }]), ["jwt[0].claimValidationRules[0]: FieldValueInvalid: claim and expression can't both be set"]);
-    assert.deepEqual(r([{}]), ['jwt[0].claimValidationRules[0]: FieldValueRequired: claim or expression is required']);
-    assert.deepEqual(r([{ claim: 'a', message: 'm' }]), ['jwt[0].claimValidationRules[0].message: FieldValueInvalid: may not be specified when claim is set']);
-    assert.deepEqual(r([{ claim: 'a' }, { claim: 'a' }]), ['jwt[0].claimValidationRules[1].claim: FieldValueDuplicate: ']);
-    assert.deepEqual(r([{ expression: 'true', requiredValue: 'x' }]), ['jwt[0].claimValidationRules[0].requiredValue: FieldValueInvalid: may not be specified when expression is set']);
-    assert.deepEqual(r([{ expression: 'claims.x' }]), ['jwt[0].claimValidationRules[0].expression: FieldValueInvalid: must evaluate to bool']);
+    assert.deepEqual(r([{ claim: 'a', expression: 'true' }]), [
+      "jwt[0].claimValidationRules[0]: FieldValueInvalid: claim and expression can't both be set",
+    ]);
+    assert.deepEqual(r([{}]), [
+      'jwt[0].claimValidationRules[0]: FieldValueRequired: claim or expression is required',
+    ]);
+    assert.deepEqual(r([{ claim: 'a', message: 'm' }]), [
+      'jwt[0].claimValidationRules[0].message: FieldValueInvalid: may not be specified when claim is set',
+    ]);
+    assert.deepEqual(r([{ claim: 'a' }, { claim: 'a' }]), [
+      'jwt[0].claimValidationRules[1].claim: FieldValueDuplicate: ',
+    ]);
+    assert.deepEqual(r([{ expression: 'true', requiredValue: 'x' }]), [
+      'jwt[0].claimValidationRules[0].requiredValue: FieldValueInvalid: may not be specified when expression is set',
+    ]);
+    assert.deepEqual(r([{ expression: 'claims.x' }]), [
+      'jwt[0].claimValidationRules[0].expression: FieldValueInvalid: must evaluate to bool',
+    ]);
     const [compileError] = r([{ expression: 'claims.x ==' }]);
-    assert.match(compileError, /^jwt\[0\]\.claimValidationRules\[0\]\.expression: FieldValueInvalid: compilation failed: ERROR: <input>:1:/);
+    assert.match(
+      compileError,
+      /^jwt\[0\]\.claimValidationRules\[0\]\.expression: FieldValueInvalid: compilation failed: ERROR: <input>:1:/,
+    );
   });
 
   it('claimMappings: username required; claim needs a prefix; expression takes none; uid claim or expression', () => {
     const m = (claimMappings: unknown) => errorsOf([good({ claimMappings: claimMappings as never })]);
-    assert.deepEqual(m({ username: {} }), ['jwt[0].claimMappings.username: FieldValueRequired: claim or expression is required']);
+    assert.deepEqual(m({ username: {} }), [
+      'jwt[0].claimMappings.username: FieldValueRequired: claim or expression is required',
+    ]);
     assert.deepEqual(m({ username: { claim: 'sub' } }), [
       'jwt[0].claimMappings.username.prefix: FieldValueRequired: prefix is required when claim is set. It can be set to an empty string to disable prefixing',
     ]);
-    assert.deepEqual(m({ username: { claim: 'sub', expression: 'claims.sub', prefix: '' } }), ["jwt[0].claimMappings.username: FieldValueInvalid: claim and expression can't both be set"]);
-    assert.deepEqual(m({ username: { expression: 'claims.sub', prefix: 'x' } }), ['jwt[0].claimMappings.username.prefix: FieldValueInvalid: may not be specified when expression is set']);
+    assert.deepEqual(m({ username: { claim: 'sub', expression: 'claims.sub', prefix: '' } }), [
+      "jwt[0].claimMappings.username: FieldValueInvalid: claim and expression can't both be set",
+    ]);
+    assert.deepEqual(m({ username: { expression: 'claims.sub', prefix: 'x' } }), [
+      'jwt[0].claimMappings.username.prefix: FieldValueInvalid: may not be specified when expression is set',
+    ]);
     assert.deepEqual(m({ username: { claim: 'sub', prefix: '' }, groups: { claim: 'g' } }), [
       'jwt[0].claimMappings.groups.prefix: FieldValueRequired: prefix is required when claim is set. It can be set to an empty string to disable prefixing',
     ]);
-    assert.deepEqual(m({ username: { claim: 'sub', prefix: '' }, uid: { claim: 'u', expression: 'claims.u' } }), ["jwt[0].claimMappings.uid: FieldValueInvalid: claim and expression can't both be set"]);
+    assert.deepEqual(
+      m({ username: { claim: 'sub', prefix: '' }, uid: { claim: 'u', expression: 'claims.u' } }),
+      ["jwt[0].claimMappings.uid: FieldValueInvalid: claim and expression can't both be set"],
+    );
     assert.deepEqual(m({ username: { expression: 'user.username' } }).length, 1);
   });
 
   it('extra: domain-prefixed, lowercase, unique keys outside the reserved domains, with a value expression', () => {
-    const x = (extra: unknown[]) => errorsOf([good({ claimMappings: { username: { claim: 'sub', prefix: '' }, extra: extra as never } })]);
+    const x = (extra: unknown[]) =>
+      errorsOf([good({ claimMappings: { username: { claim: 'sub', prefix: '' }, extra: extra as never } })]);
     assert.deepEqual(x([{ key: 'example.org/a', valueExpression: 'claims.a' }]), []);
     assert.deepEqual(x([{ key: 'foo', valueExpression: 'claims.a' }]), [
       'jwt[0].claimMappings.extra[0].key: FieldValueInvalid: must be a domain-prefixed path (such as "acme.io/foo")',
     ]);
-    assert.deepEqual(x([{ key: 'example.org/A', valueExpression: 'claims.a' }]), ['jwt[0].claimMappings.extra[0].key: FieldValueInvalid: must be lowercase']);
+    assert.deepEqual(x([{ key: 'example.org/A', valueExpression: 'claims.a' }]), [
+      'jwt[0].claimMappings.extra[0].key: FieldValueInvalid: must be lowercase',
+    ]);
     for (const key of ['svc.io/a', 'x.platform.io/a', 'k8s.io/a', 'authentication.kubernetes.io/a']) {
       const [e] = x([{ key, valueExpression: 'claims.a' }]);
-      assert.match(e, /^jwt\[0\]\.claimMappings\.extra\[0\]\.key: FieldValueInvalid: svc\.io, platform\.io, k8s\.io, kubernetes\.io and their subdomains are reserved/);
+      assert.match(
+        e,
+        /^jwt\[0\]\.claimMappings\.extra\[0\]\.key: FieldValueInvalid: svc\.io, platform\.io, k8s\.io, kubernetes\.io and their subdomains are reserved/,
+      );
     }
     assert.deepEqual(
       x([
@@ -156,7 +245,9 @@ describe('AuthenticationConfiguration validation', () => {
       ]),
       ['jwt[0].claimMappings.extra[1].key: FieldValueDuplicate: '],
     );
-    assert.deepEqual(x([{ key: 'example.org/a' }]), ['jwt[0].claimMappings.extra[0].valueExpression: FieldValueRequired: ']);
+    assert.deepEqual(x([{ key: 'example.org/a' }]), [
+      'jwt[0].claimMappings.extra[0].valueExpression: FieldValueRequired: ',
+    ]);
   });
 
   it('a username expression using claims.email needs claims.email_verified somewhere', () => {
@@ -167,7 +258,12 @@ describe('AuthenticationConfiguration validation', () => {
     ]);
     assert.deepEqual(e('claims.?email.orValue("")').length, 1);
     assert.deepEqual(e('claims.email_verified ? claims.email : ""'), []);
-    assert.deepEqual(e('claims.email', { claimValidationRules: [{ expression: 'claims.?email_verified.orValue(false) == true' }] }), []);
+    assert.deepEqual(
+      e('claims.email', {
+        claimValidationRules: [{ expression: 'claims.?email_verified.orValue(false) == true' }],
+      }),
+      [],
+    );
     // A claim only named in a string, or another claim, is not a use.
     assert.deepEqual(e('"claims.email" + claims.sub'), []);
     assert.equal(selectsClaim('x.claims.email', 'email'), false);
@@ -177,9 +273,15 @@ describe('AuthenticationConfiguration validation', () => {
 
   it('userValidationRules: an expression over user, bool, unique', () => {
     const u = (rules: unknown[]) => errorsOf([good({ userValidationRules: rules as never })]);
-    assert.deepEqual(u([{ expression: '' }]), ['jwt[0].userValidationRules[0].expression: FieldValueRequired: ']);
-    assert.deepEqual(u([{ expression: 'true' }, { expression: 'true' }]), ['jwt[0].userValidationRules[1].expression: FieldValueDuplicate: ']);
-    assert.deepEqual(u([{ expression: 'user.username' }]), ['jwt[0].userValidationRules[0].expression: FieldValueInvalid: must evaluate to bool']);
+    assert.deepEqual(u([{ expression: '' }]), [
+      'jwt[0].userValidationRules[0].expression: FieldValueRequired: ',
+    ]);
+    assert.deepEqual(u([{ expression: 'true' }, { expression: 'true' }]), [
+      'jwt[0].userValidationRules[1].expression: FieldValueDuplicate: ',
+    ]);
+    assert.deepEqual(u([{ expression: 'user.username' }]), [
+      'jwt[0].userValidationRules[0].expression: FieldValueInvalid: must evaluate to bool',
+    ]);
     assert.match(u([{ expression: 'claims.sub == ""' }])[0], /undeclared reference to 'claims'/);
     assert.deepEqual(u([{ expression: "!user.username.startsWith('system:')" }]), []);
   });
@@ -217,7 +319,14 @@ describe('AuthenticationConfiguration with a test issuer', () => {
     return file;
   };
   async function start(file: string, more: Record<string, unknown> = {}): Promise<JwtSetup> {
-    const s = setUpJwtAuthenticators({ configFile: file, provider: FAST, log: quiet, reloadIntervalMs: 3_600_000, reloadReadyTimeoutMs: 5_000, ...more });
+    const s = setUpJwtAuthenticators({
+      configFile: file,
+      provider: FAST,
+      log: quiet,
+      reloadIntervalMs: 3_600_000,
+      reloadReadyTimeoutMs: 5_000,
+      ...more,
+    });
     setups.push(s);
     await Promise.all(s.tokens!.members.map((m) => m.provider.ready));
     return s;
@@ -243,15 +352,24 @@ describe('AuthenticationConfiguration with a test issuer', () => {
               audienceMatchPolicy: 'MatchAny',
               certificateAuthority: issuer.caPem,
             },
-            claimMappings: { username: { claim: 'sub', prefix: 'oidc:' }, groups: { claim: 'roles', prefix: 'r:' }, uid: { claim: 'oid' } },
+            claimMappings: {
+              username: { claim: 'sub', prefix: 'oidc:' },
+              groups: { claim: 'roles', prefix: 'r:' },
+              uid: { claim: 'oid' },
+            },
           }),
         ],
       }),
     );
-    const u = user(await s.tokens!.authenticateToken(await issuer.issue('other', { roles: ['x'], oid: '42' })));
+    const u = user(
+      await s.tokens!.authenticateToken(await issuer.issue('other', { roles: ['x'], oid: '42' })),
+    );
     assert.deepEqual(u, { username: 'oidc:jane', groups: ['r:x'], uid: '42' });
     assert.ok(issuer.fetchesOf('/discovery/elsewhere') > 0);
-    refused(await s.tokens!.authenticateToken(await issuer.issue('third')), /expected audience in \["other" "platform"\] got \["third"\]/);
+    refused(
+      await s.tokens!.authenticateToken(await issuer.issue('third')),
+      /expected audience in \["other" "platform"\] got \["third"\]/,
+    );
   });
 
   it('CEL mappings: username, groups, uid and extra from claims; integers are ints', async () => {
@@ -272,24 +390,47 @@ describe('AuthenticationConfiguration with a test issuer', () => {
         ],
       }),
     );
-    const u = user(await s.tokens!.authenticateToken(await issuer.issue('platform', { level: 2, roles: ['a', 'b'], oid: 'x1', tenant: 't' })));
-    assert.deepEqual(u, { username: 'u:jane:3', groups: ['g:a', 'g:b'], uid: 'x1', extra: { 'example.org/tenant': ['t'] } });
+    const u = user(
+      await s.tokens!.authenticateToken(
+        await issuer.issue('platform', { level: 2, roles: ['a', 'b'], oid: 'x1', tenant: 't' }),
+      ),
+    );
+    assert.deepEqual(u, {
+      username: 'u:jane:3',
+      groups: ['g:a', 'g:b'],
+      uid: 'x1',
+      extra: { 'example.org/tenant': ['t'] },
+    });
     // An evaluation error (a missing claim) refuses the token.
     refused(
-      await s.tokens!.authenticateToken(await issuer.issue('platform', { roles: [], oid: 'x1', tenant: 't' })),
+      await s.tokens!.authenticateToken(
+        await issuer.issue('platform', { roles: [], oid: 'x1', tenant: 't' }),
+      ),
       /oidc: error evaluating username claim expression: expression '.*' resulted in error: no such key: level/,
     );
     // A result of the wrong type too.
     refused(
-      await s.tokens!.authenticateToken(await issuer.issue('platform', { level: 1, roles: [], oid: 7, tenant: 't' })),
+      await s.tokens!.authenticateToken(
+        await issuer.issue('platform', { level: 1, roles: [], oid: 7, tenant: 't' }),
+      ),
       /uid claim expression must return a string/,
     );
   });
 
   it('an empty username from an expression is refused', async () => {
-    const s = await start(write('empty.yaml', { jwt: [jwt({ claimMappings: { username: { expression: "claims.?name.orValue('')" } } })] }));
-    refused(await s.tokens!.authenticateToken(await issuer.issue('platform')), /empty username via CEL expression is not allowed/);
-    assert.equal(user(await s.tokens!.authenticateToken(await issuer.issue('platform', { name: 'n' }))).username, 'n');
+    const s = await start(
+      write('empty.yaml', {
+        jwt: [jwt({ claimMappings: { username: { expression: "claims.?name.orValue('')" } } })],
+      }),
+    );
+    refused(
+      await s.tokens!.authenticateToken(await issuer.issue('platform')),
+      /empty username via CEL expression is not allowed/,
+    );
+    assert.equal(
+      user(await s.tokens!.authenticateToken(await issuer.issue('platform', { name: 'n' }))).username,
+      'n',
+    );
   });
 
   it('claim validation rules and user validation rules refuse with their messages', async () => {
@@ -301,20 +442,29 @@ describe('AuthenticationConfiguration with a test issuer', () => {
               { claim: 'hd', requiredValue: 'example.com' },
               { expression: 'claims.exp - claims.iat <= 7200', message: 'token lives too long' },
             ],
-            userValidationRules: [{ expression: "!user.username.startsWith('oidc:system:')", message: 'no system users' }],
+            userValidationRules: [
+              { expression: "!user.username.startsWith('oidc:system:')", message: 'no system users' },
+            ],
           }),
         ],
       }),
     );
     const now = Math.floor(Date.now() / 1000);
     assert.ok(user(await s.tokens!.authenticateToken(await issuer.issue('platform', { hd: 'example.com' }))));
-    refused(await s.tokens!.authenticateToken(await issuer.issue('platform')), /required claim hd not present/);
     refused(
-      await s.tokens!.authenticateToken(await issuer.issue('platform', { hd: 'example.com', exp: now + 10_000 })),
+      await s.tokens!.authenticateToken(await issuer.issue('platform')),
+      /required claim hd not present/,
+    );
+    refused(
+      await s.tokens!.authenticateToken(
+        await issuer.issue('platform', { hd: 'example.com', exp: now + 10_000 }),
+      ),
       /oidc: error evaluating claim validation expression: validation expression 'claims.exp - claims.iat <= 7200' failed: token lives too long/,
     );
     refused(
-      await s.tokens!.authenticateToken(await issuer.issue('platform', { hd: 'example.com', sub: 'system:admin' })),
+      await s.tokens!.authenticateToken(
+        await issuer.issue('platform', { hd: 'example.com', sub: 'system:admin' }),
+      ),
       /oidc: error evaluating user info validation rule: validation expression .* failed: no system users/,
     );
   });
@@ -325,18 +475,34 @@ describe('AuthenticationConfiguration with a test issuer', () => {
         jwt: [
           jwt({
             claimMappings: { username: { expression: 'claims.email' } },
-            claimValidationRules: [{ expression: 'claims.?email_verified.orValue(false) == true', message: 'email not verified' }],
+            claimValidationRules: [
+              { expression: 'claims.?email_verified.orValue(false) == true', message: 'email not verified' },
+            ],
           }),
         ],
       }),
     );
-    assert.equal(user(await s.tokens!.authenticateToken(await issuer.issue('platform', { email: 'a@b.c', email_verified: true }))).username, 'a@b.c');
-    refused(await s.tokens!.authenticateToken(await issuer.issue('platform', { email: 'a@b.c' })), /email not verified/);
+    assert.equal(
+      user(
+        await s.tokens!.authenticateToken(
+          await issuer.issue('platform', { email: 'a@b.c', email_verified: true }),
+        ),
+      ).username,
+      'a@b.c',
+    );
+    refused(
+      await s.tokens!.authenticateToken(await issuer.issue('platform', { email: 'a@b.c' })),
+      /email not verified/,
+    );
   });
 
   it('a bad file stops the start with its field path; so does the anonymous section beside --anonymous-auth', () => {
     assert.throws(
-      () => setUpJwtAuthenticators({ configFile: write('bad.yaml', { jwt: [jwt({ issuer: { url: 'http://x', audiences: ['a'] } })] }), log: quiet }),
+      () =>
+        setUpJwtAuthenticators({
+          configFile: write('bad.yaml', { jwt: [jwt({ issuer: { url: 'http://x', audiences: ['a'] } })] }),
+          log: quiet,
+        }),
       /^AuthenticationConfigError: invalid authentication configuration: jwt\[0\]\.issuer\.url: Invalid value: "http:\/\/x": URL scheme must be https$/,
     );
     assert.throws(
@@ -384,7 +550,9 @@ describe('AuthenticationConfiguration with a test issuer', () => {
   it('reloads on a change of the file without being asked', async () => {
     const file = write('watched.yaml', { jwt: [jwt()] });
     const s = await start(file, { reloadIntervalMs: 200 });
-    write('watched.yaml', { jwt: [jwt({ claimMappings: { username: { claim: 'sub', prefix: 'watched:' } } })] });
+    write('watched.yaml', {
+      jwt: [jwt({ claimMappings: { username: { claim: 'sub', prefix: 'watched:' } } })],
+    });
     const token = await issuer.issue('platform');
     const deadline = Date.now() + 20_000;
     while (s.metrics!.reloadsTotal.success === 0) {

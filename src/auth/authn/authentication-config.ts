@@ -123,11 +123,13 @@ const ROOT: Shape = {
 function check(v: unknown, shape: Shape, path: string, errs: string[]): void {
   if (v === null || v === undefined) return;
   if (shape === 'string') {
-    if (typeof v !== 'string') errs.push(`json: cannot unmarshal ${jsonType(v)} into Go struct field ${path} of type string`);
+    if (typeof v !== 'string')
+      errs.push(`json: cannot unmarshal ${jsonType(v)} into Go struct field ${path} of type string`);
     return;
   }
   if (shape === 'bool') {
-    if (typeof v !== 'boolean') errs.push(`json: cannot unmarshal ${jsonType(v)} into Go struct field ${path} of type bool`);
+    if (typeof v !== 'boolean')
+      errs.push(`json: cannot unmarshal ${jsonType(v)} into Go struct field ${path} of type bool`);
     return;
   }
   if ('list' in shape) {
@@ -135,7 +137,7 @@ function check(v: unknown, shape: Shape, path: string, errs: string[]): void {
       errs.push(`json: cannot unmarshal ${jsonType(v)} into Go struct field ${path} of type []`);
       return;
     }
-    v.forEach((x, i) => check(x, shape.list, `${path}[${i}]`, errs));
+    for (const [i, x] of v.entries()) check(x, shape.list, `${path}[${i}]`, errs);
     return;
   }
   if (typeof v !== 'object' || Array.isArray(v)) {

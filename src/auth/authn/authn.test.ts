@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   AuthnChain,
-  BearerTokenAuthenticator,
   type AuthnRequest,
+  BearerTokenAuthenticator,
   bearerToken,
   type PeerCertificate,
   parseTokenFile,
@@ -95,7 +95,10 @@ describe('authentication', async () => {
     assert.equal((await limited.authenticate({ headers: {}, path: '/api/v1/secrets' })).ok, false);
     assert.equal((await limited.authenticate({ headers: {}, path: '/livez/ping' })).ok, false);
     // Credentials are not affected by the conditions.
-    assert.equal((await limited.authenticate({ headers: {}, peerCertificate: cert(), path: '/api' })).ok, true);
+    assert.equal(
+      (await limited.authenticate({ headers: {}, peerCertificate: cert(), path: '/api' })).ok,
+      true,
+    );
   });
 
   it('bearer parsing is case-insensitive on the scheme and ignores other schemes', async () => {

@@ -70,15 +70,26 @@ describe('JWT authenticator, flag form', () => {
 
   it('a present email_verified must be true when the username is the email', async () => {
     const s = await setup({ usernameClaim: 'email' });
-    refused(await auth(s, await issuer.issue('platform', { email: 'a@b.c', email_verified: false })), /oidc: email not verified/);
+    refused(
+      await auth(s, await issuer.issue('platform', { email: 'a@b.c', email_verified: false })),
+      /oidc: email not verified/,
+    );
     assert.equal(user(await auth(s, await issuer.issue('platform', { email: 'a@b.c' }))).username, 'a@b.c');
-    refused(await auth(s, await issuer.issue('platform')), /parse username claims "email": claim not present/);
+    refused(
+      await auth(s, await issuer.issue('platform')),
+      /parse username claims "email": claim not present/,
+    );
   });
 
   it('groups from a list or a single string, with the prefix', async () => {
     const s = await setup({ groupsClaim: 'groups', groupsPrefix: 'oidc:' });
-    assert.deepEqual(user(await auth(s, await issuer.issue('platform', { groups: ['a', 'b'] }))).groups, ['oidc:a', 'oidc:b']);
-    assert.deepEqual(user(await auth(s, await issuer.issue('platform', { groups: 'admin' }))).groups, ['oidc:admin']);
+    assert.deepEqual(user(await auth(s, await issuer.issue('platform', { groups: ['a', 'b'] }))).groups, [
+      'oidc:a',
+      'oidc:b',
+    ]);
+    assert.deepEqual(user(await auth(s, await issuer.issue('platform', { groups: 'admin' }))).groups, [
+      'oidc:admin',
+    ]);
     assert.deepEqual(user(await auth(s, await issuer.issue('platform'))).groups, []);
     refused(await auth(s, await issuer.issue('platform', { groups: 3 })), /parse groups claim "groups"/);
   });
@@ -124,7 +135,10 @@ describe('JWT authenticator, flag form', () => {
     const ec = newIssuerKey('ES256');
     issuer.keys.push(ec);
     try {
-      refused(await auth(s, await issuer.issue('platform', {}, { key: ec })), /unsupported algorithm, expected \["RS256"\] got "ES256"/);
+      refused(
+        await auth(s, await issuer.issue('platform', {}, { key: ec })),
+        /unsupported algorithm, expected \["RS256"\] got "ES256"/,
+      );
       const es = await setup({ signingAlgs: ['ES256', 'RS256'] });
       assert.ok(user(await auth(es, await issuer.issue('platform', {}, { key: ec }))));
     } finally {
@@ -136,7 +150,10 @@ describe('JWT authenticator, flag form', () => {
     const s = await setup();
     const stranger = newIssuerKey('RS256');
     const before = issuer.fetchesOf('/keys');
-    refused(await auth(s, await issuer.issue('platform', {}, { key: stranger })), /failed to verify signature/);
+    refused(
+      await auth(s, await issuer.issue('platform', {}, { key: stranger })),
+      /failed to verify signature/,
+    );
     assert.ok(issuer.fetchesOf('/keys') > before, 'an unknown kid fetches the key set again');
     const oldToken = await issuer.issue('platform');
     assert.ok(user(await auth(s, oldToken)));
@@ -170,23 +187,38 @@ describe('JWT authenticator, flag form', () => {
     issuer.available = false;
     try {
       assert.ok(user(await auth(s, await issuer.issue('platform'))));
-      refused(await auth(s, await issuer.issue('platform', {}, { key: newIssuerKey() })), /failed to verify signature/);
+      refused(
+        await auth(s, await issuer.issue('platform', {}, { key: newIssuerKey() })),
+        /failed to verify signature/,
+      );
     } finally {
       issuer.available = true;
     }
   });
 
   it('refuses bad flags at start', () => {
-    const start = (o: Partial<OidcOptions>, more: { configFile?: string } = {}) => () =>
-      setUpJwtAuthenticators({ oidc: { issuerUrl: issuer.url, clientId: 'platform', ...o }, log: quiet, ...more });
-    assert.throws(start({ clientId: undefined }), /oidc-issuer-url and oidc-client-id must be specified together/);
+    const start =
+      (o: Partial<OidcOptions>, more: { configFile?: string } = {}) =>
+      () =>
+        setUpJwtAuthenticators({
+          oidc: { issuerUrl: issuer.url, clientId: 'platform', ...o },
+          log: quiet,
+          ...more,
+        });
+    assert.throws(
+      start({ clientId: undefined }),
+      /oidc-issuer-url and oidc-client-id must be specified together/,
+    );
     assert.throws(start({ issuerUrl: '' }), /oidc-issuer-url and oidc-client-id must be specified together/);
     assert.throws(start({ signingAlgs: ['HS256'] }), /oidc: unsupported signing alg: "HS256"/);
     assert.throws(
       start({ issuerUrl: 'http://127.0.0.1:1' }),
       /^AuthenticationConfigError: invalid authentication configuration: jwt\[0\]\.issuer\.url: Invalid value: "http:\/\/127\.0\.0\.1:1": URL scheme must be https$/,
     );
-    assert.throws(start({}, { configFile: join(dir, 'x.yaml') }), /authentication-config file and oidc-\* flags are mutually exclusive/);
+    assert.throws(
+      start({}, { configFile: join(dir, 'x.yaml') }),
+      /authentication-config file and oidc-\* flags are mutually exclusive/,
+    );
     assert.throws(
       () =>
         setUpJwtAuthenticators({

@@ -4,11 +4,8 @@
 // its messages. Tokens of other issuers are not its business (null). Every failure, an evaluation
 // error included, is a refusal: the request gets 401.
 
-import {
-  type CompiledRule,
-  type CompiledJwtAuthenticator,
-} from './authentication-config-validation.ts';
 import { claimsActivation, evaluateAuthnExpression } from './authentication-config-cel.ts';
+import type { CompiledJwtAuthenticator, CompiledRule } from './authentication-config-validation.ts';
 import { checkClaims, parseCompactJwt, untrustedIssuer, verifySignature } from './jwt-verify.ts';
 import { OidcProvider, type ProviderOptions } from './oidc-provider.ts';
 import type { TokenAuthenticator, TokenResult, UserInfo } from './types.ts';
@@ -58,7 +55,11 @@ export class JwtAuthenticator implements TokenAuthenticator {
     if ('error' in parts) return { error: `oidc: verify token: oidc: malformed jwt: ${parts.error}` };
     const now = this.opts.now?.() ?? Date.now();
     const cfg = this.compiled.config;
-    const claimError = checkClaims(parts.claims, { issuer: this.issuer, audiences: cfg.issuer.audiences, now });
+    const claimError = checkClaims(parts.claims, {
+      issuer: this.issuer,
+      audiences: cfg.issuer.audiences,
+      now,
+    });
     if (claimError !== undefined) return { error: `oidc: verify token: ${claimError}` };
     let sig = await verifySignature(token, parts.header, keys, this.opts.signingAlgs);
     if (!sig.ok && sig.unknownKey) {
@@ -74,7 +75,11 @@ export class JwtAuthenticator implements TokenAuthenticator {
     const c = this.compiled;
     const m = c.config.claimMappings;
     const usesCel =
-      c.username !== undefined || c.groups !== undefined || c.uid !== undefined || c.extra.length > 0 || c.claimRules.length > 0;
+      c.username !== undefined ||
+      c.groups !== undefined ||
+      c.uid !== undefined ||
+      c.extra.length > 0 ||
+      c.claimRules.length > 0;
     const activation = usesCel ? claimsActivation(claims) : {};
 
     // Username.
@@ -83,21 +88,29 @@ export class JwtAuthenticator implements TokenAuthenticator {
       const r = evaluateAuthnExpression(c.username, activation);
       if (!r.ok) return { error: `oidc: error evaluating username claim expression: ${r.error}` };
       if (typeof r.value !== 'string') {
-        return { error: 'oidc: error evaluating username claim expression: username claim expression must return a string' };
+        return {
+          error:
+            'oidc: error evaluating username claim expression: username claim expression must return a string',
+        };
       }
       if (r.value === '') return { error: 'oidc: empty username via CEL expression is not allowed' };
       username = r.value;
     } else {
       const claim = m.username.claim ?? '';
       const v = claims[claim];
-      if (v === undefined) return { error: `oidc: parse username claims ${JSON.stringify(claim)}: claim not present` };
+      if (v === undefined)
+        return { error: `oidc: parse username claims ${JSON.stringify(claim)}: claim not present` };
       if (typeof v !== 'string') {
-        return { error: `oidc: parse username claims ${JSON.stringify(claim)}: json: cannot unmarshal ${jsonType(v)} into Go value of type string` };
+        return {
+          error: `oidc: parse username claims ${JSON.stringify(claim)}: json: cannot unmarshal ${jsonType(v)} into Go value of type string`,
+        };
       }
       if (claim === 'email' && claims.email_verified !== undefined) {
         // A present email_verified must be true (OpenID Connect Core, standard claims).
         if (typeof claims.email_verified !== 'boolean') {
-          return { error: `oidc: parse 'email_verified' claim: json: cannot unmarshal ${jsonType(claims.email_verified)} into Go value of type bool` };
+          return {
+            error: `oidc: parse 'email_verified' claim: json: cannot unmarshal ${jsonType(claims.email_verified)} into Go value of type bool`,
+          };
         }
         if (!claims.email_verified) return { error: 'oidc: email not verified' };
       }
@@ -109,9 +122,16 @@ export class JwtAuthenticator implements TokenAuthenticator {
     const groupsClaim = m.groups?.claim ?? '';
     if (groupsClaim !== '' && claims[groupsClaim] !== undefined) {
       const v = claims[groupsClaim];
-      const list = typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+      const list =
+        typeof v === 'string'
+          ? [v]
+          : Array.isArray(v) && v.every((x) => typeof x === 'string')
+            ? (v as string[])
+            : undefined;
       if (list === undefined) {
-        return { error: `oidc: parse groups claim ${JSON.stringify(groupsClaim)}: json: cannot unmarshal ${jsonType(v)} into Go value of type string` };
+        return {
+          error: `oidc: parse groups claim ${JSON.stringify(groupsClaim)}: json: cannot unmarshal ${jsonType(v)} into Go value of type string`,
+        };
       }
       const prefix = m.groups?.prefix ?? '';
       user.groups = list.map((g) => prefix + g);
@@ -119,7 +139,11 @@ export class JwtAuthenticator implements TokenAuthenticator {
       const r = evaluateAuthnExpression(c.groups, activation);
       if (!r.ok) return { error: `oidc: error evaluating group claim expression: ${r.error}` };
       const list = stringList(r.value);
-      if (list === undefined) return { error: 'oidc: error evaluating group claim expression: expression must return a string or a list of strings' };
+      if (list === undefined)
+        return {
+          error:
+            'oidc: error evaluating group claim expression: expression must return a string or a list of strings',
+        };
       user.groups = list;
     }
 
@@ -127,13 +151,20 @@ export class JwtAuthenticator implements TokenAuthenticator {
     const uidClaim = m.uid?.claim ?? '';
     if (uidClaim !== '') {
       const v = claims[uidClaim];
-      if (v === undefined) return { error: `oidc: parse uid claim ${JSON.stringify(uidClaim)}: claim not present` };
-      if (typeof v !== 'string') return { error: `oidc: parse uid claim ${JSON.stringify(uidClaim)}: json: cannot unmarshal ${jsonType(v)} into Go value of type string` };
+      if (v === undefined)
+        return { error: `oidc: parse uid claim ${JSON.stringify(uidClaim)}: claim not present` };
+      if (typeof v !== 'string')
+        return {
+          error: `oidc: parse uid claim ${JSON.stringify(uidClaim)}: json: cannot unmarshal ${jsonType(v)} into Go value of type string`,
+        };
       user.uid = v;
     } else if (c.uid !== undefined) {
       const r = evaluateAuthnExpression(c.uid, activation);
       if (!r.ok) return { error: `oidc: error evaluating uid claim expression: ${r.error}` };
-      if (typeof r.value !== 'string') return { error: 'oidc: error evaluating uid claim expression: uid claim expression must return a string' };
+      if (typeof r.value !== 'string')
+        return {
+          error: 'oidc: error evaluating uid claim expression: uid claim expression must return a string',
+        };
       if (r.value !== '') user.uid = r.value;
     }
 
@@ -143,9 +174,14 @@ export class JwtAuthenticator implements TokenAuthenticator {
       if (!r.ok) return { error: r.error };
       const list = stringList(r.value);
       if (list === undefined) {
-        return { error: `oidc: error evaluating extra claim expression: ${x.program.expression}: expression must return a string or a list of strings` };
+        return {
+          error: `oidc: error evaluating extra claim expression: ${x.program.expression}: expression must return a string or a list of strings`,
+        };
       }
-      if (list.length > 0) (user.extra ??= {})[x.key] = list;
+      if (list.length > 0) {
+        user.extra ??= {};
+        user.extra[x.key] = list;
+      }
     }
 
     // Required claims: present, and equal as strings.
@@ -153,19 +189,24 @@ export class JwtAuthenticator implements TokenAuthenticator {
       if (!(claim in claims)) return { error: `oidc: required claim ${claim} not present in ID token` };
       const got = claims[claim];
       if (typeof got !== 'string') {
-        return { error: `oidc: parse claim ${claim}: json: cannot unmarshal ${jsonType(got)} into Go value of type string` };
+        return {
+          error: `oidc: parse claim ${claim}: json: cannot unmarshal ${jsonType(got)} into Go value of type string`,
+        };
       }
-      if (got !== want) return { error: `oidc: required claim ${claim} value does not match. Got = ${got}, want = ${want}` };
+      if (got !== want)
+        return { error: `oidc: required claim ${claim} value does not match. Got = ${got}, want = ${want}` };
     }
 
     const claimFailure = checkRules(c.claimRules, activation);
-    if (claimFailure !== undefined) return { error: `oidc: error evaluating claim validation expression: ${claimFailure}` };
+    if (claimFailure !== undefined)
+      return { error: `oidc: error evaluating claim validation expression: ${claimFailure}` };
     if (c.userRules.length > 0) {
       const userActivation = {
         user: { username: user.username, uid: user.uid ?? '', groups: user.groups, extra: user.extra ?? {} },
       };
       const userFailure = checkRules(c.userRules, userActivation);
-      if (userFailure !== undefined) return { error: `oidc: error evaluating user info validation rule: ${userFailure}` };
+      if (userFailure !== undefined)
+        return { error: `oidc: error evaluating user info validation rule: ${userFailure}` };
     }
     return { user };
   }

@@ -4,15 +4,24 @@
 // anonymous section of the file replaces --anonymous-auth, which may then not be given.
 
 import { readFileSync } from 'node:fs';
-import { aggregateMessage, type FieldError, forbidden, newPath } from '../../machinery/field-errors.ts';
-import { deepEqual } from '../../machinery/field-errors.ts';
+import {
+  aggregateMessage,
+  deepEqual,
+  type FieldError,
+  forbidden,
+  newPath,
+} from '../../machinery/field-errors.ts';
 import { type NamingProfile, namingProfile } from '../../naming/index.ts';
 import {
   type AnonymousConfig,
   type AuthenticationConfiguration,
   decodeAuthenticationConfig,
 } from './authentication-config.ts';
-import { ConfigFileReloader, type ReloadAttempt, type ReloadMetrics } from './authentication-config-reload.ts';
+import {
+  ConfigFileReloader,
+  type ReloadAttempt,
+  type ReloadMetrics,
+} from './authentication-config-reload.ts';
 import {
   type CompiledJwtAuthenticator,
   validateAuthenticationConfiguration,
@@ -155,7 +164,9 @@ function validated(
 ): CompiledJwtAuthenticator[] {
   const r = validateAuthenticationConfiguration(config, { disallowedIssuers, profile });
   if (r.errors.length > 0) {
-    throw new AuthenticationConfigError(`invalid authentication configuration: ${aggregateMessage(r.errors)}`);
+    throw new AuthenticationConfigError(
+      `invalid authentication configuration: ${aggregateMessage(r.errors)}`,
+    );
   }
   return r.authenticators;
 }

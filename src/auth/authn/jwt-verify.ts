@@ -42,7 +42,9 @@ function decodeSegment(s: string): Record<string, unknown> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(s)) return undefined;
   try {
     const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -95,7 +97,8 @@ export function checkClaims(claims: Record<string, unknown>, c: ClaimCheck): str
     return `oidc: id token issued by a different provider, expected ${goQuote(c.issuer)} got ${goQuote(String(claims.iss ?? ''))}`;
   }
   const aud = audienceOf(claims.aud);
-  if (aud === undefined) return 'oidc: failed to unmarshal claims: aud is neither a string nor a list of strings';
+  if (aud === undefined)
+    return 'oidc: failed to unmarshal claims: aud is neither a string nor a list of strings';
   if (!aud.some((a) => c.audiences.includes(a))) {
     // One audience is checked by the OpenID library, several by upstream's own code; each its wording.
     return c.audiences.length === 1

@@ -18,9 +18,13 @@ export function oidcFlagsError(o: OidcOptions): string | undefined {
 
 /** The accepted algorithms; an algorithm outside upstream's allow-list stops the server. */
 export function oidcSigningAlgs(o: OidcOptions): string[] {
-  const algs = o.signingAlgs !== undefined && o.signingAlgs.length > 0 ? o.signingAlgs : [...AUTHN_DEFAULTS.oidcSigningAlgs];
+  const algs =
+    o.signingAlgs !== undefined && o.signingAlgs.length > 0
+      ? o.signingAlgs
+      : [...AUTHN_DEFAULTS.oidcSigningAlgs];
   for (const alg of algs) {
-    if (!ALLOWED_SIGNING_ALGS.includes(alg)) throw new Error(`oidc: unsupported signing alg: ${JSON.stringify(alg)}`);
+    if (!ALLOWED_SIGNING_ALGS.includes(alg))
+      throw new Error(`oidc: unsupported signing alg: ${JSON.stringify(alg)}`);
   }
   return [...algs];
 }

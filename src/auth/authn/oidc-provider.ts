@@ -103,7 +103,8 @@ export class OidcProvider {
     if (this.#closed) return;
     try {
       const discoveryUrl =
-        this.opts.discoveryUrl ?? `${this.opts.issuerUrl.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+        this.opts.discoveryUrl ??
+        `${this.opts.issuerUrl.replace(/\/+$/, '')}/.well-known/openid-configuration`;
       const doc = (await this.#fetchJson(discoveryUrl)) as { issuer?: unknown; jwks_uri?: unknown };
       if (doc.issuer !== this.opts.issuerUrl) {
         throw new Error(

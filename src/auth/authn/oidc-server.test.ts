@@ -21,7 +21,12 @@ describe('JWT authentication through the server', () => {
     writeFileSync(join(dir, 'ca.pem'), issuer.caPem);
     api = await startTestApiServer({
       authentication: {
-        oidc: { issuerUrl: issuer.url, clientId: 'platform', caFile: join(dir, 'ca.pem'), groupsClaim: 'groups' },
+        oidc: {
+          issuerUrl: issuer.url,
+          clientId: 'platform',
+          caFile: join(dir, 'ca.pem'),
+          groupsClaim: 'groups',
+        },
       },
     });
   });
@@ -84,11 +89,17 @@ describe('JWT authentication through the server', () => {
     other.available = false;
     writeFileSync(join(dir, 'other-ca.pem'), other.caPem);
     const s = await startTestApiServer({
-      authentication: { oidc: { issuerUrl: other.url, clientId: 'platform', caFile: join(dir, 'other-ca.pem') } },
+      authentication: {
+        oidc: { issuerUrl: other.url, clientId: 'platform', caFile: join(dir, 'other-ca.pem') },
+      },
     });
     try {
       const token = await other.issue('platform');
-      const r = await s.call({ path: '/api/v1/namespaces', anonymous: true, headers: { authorization: `Bearer ${token}` } });
+      const r = await s.call({
+        path: '/api/v1/namespaces',
+        anonymous: true,
+        headers: { authorization: `Bearer ${token}` },
+      });
       assert.equal(r.status, 401, r.body);
     } finally {
       other.available = true;
@@ -104,10 +115,19 @@ describe('JWT authentication through the server', () => {
         rmSync(d, { recursive: true, force: true }),
       );
     };
-    await assert.rejects(start({ oidc: { issuerUrl: 'http://x', clientId: 'c' } }), /jwt\[0\]\.issuer\.url: Invalid value: "http:\/\/x": URL scheme must be https/);
-    await assert.rejects(start({ oidc: { issuerUrl: 'https://x', clientId: 'c', signingAlgs: ['HS256'] } }), /unsupported signing alg/);
+    await assert.rejects(
+      start({ oidc: { issuerUrl: 'http://x', clientId: 'c' } }),
+      /jwt\[0\]\.issuer\.url: Invalid value: "http:\/\/x": URL scheme must be https/,
+    );
+    await assert.rejects(
+      start({ oidc: { issuerUrl: 'https://x', clientId: 'c', signingAlgs: ['HS256'] } }),
+      /unsupported signing alg/,
+    );
     const file = join(dir, 'bad.yaml');
-    writeFileSync(file, 'apiVersion: apiserver.config.svc.io/v1\nkind: AuthenticationConfiguration\njwt:\n- issuer:\n    url: https://x\n  claimMappings:\n    username:\n      claim: sub\n');
+    writeFileSync(
+      file,
+      'apiVersion: apiserver.config.svc.io/v1\nkind: AuthenticationConfiguration\njwt:\n- issuer:\n    url: https://x\n  claimMappings:\n    username:\n      claim: sub\n',
+    );
     await assert.rejects(
       start({ configFile: file }),
       /invalid authentication configuration: \[jwt\[0\]\.issuer\.audiences: Required value: at least one jwt\[0\]\.issuer\.audiences is required, jwt\[0\]\.claimMappings\.username\.prefix: Required value: prefix is required when claim is set/,

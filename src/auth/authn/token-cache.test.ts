@@ -22,7 +22,11 @@ describe('token cache', () => {
   it('remembers a success until its TTL, and asks again after', async () => {
     let now = 1000;
     const inner = counting({ good: alice });
-    const cache = new CachedTokenAuthenticator(inner, { successTtlMs: 10_000, failureTtlMs: 0, now: () => now });
+    const cache = new CachedTokenAuthenticator(inner, {
+      successTtlMs: 10_000,
+      failureTtlMs: 0,
+      now: () => now,
+    });
     assert.deepEqual(await cache.authenticateToken('good', ['api']), alice);
     assert.deepEqual(await cache.authenticateToken('good', ['api']), alice);
     assert.equal(inner.asked.length, 1);
@@ -66,7 +70,11 @@ describe('token cache', () => {
 
   it('holds at most maxEntries tokens, dropping the oldest', async () => {
     const inner = counting({ a: alice, b: alice, c: alice });
-    const cache = new CachedTokenAuthenticator(inner, { successTtlMs: 10_000, failureTtlMs: 0, maxEntries: 2 });
+    const cache = new CachedTokenAuthenticator(inner, {
+      successTtlMs: 10_000,
+      failureTtlMs: 0,
+      maxEntries: 2,
+    });
     for (const t of ['a', 'b', 'c', 'a']) await cache.authenticateToken(t, []);
     assert.deepEqual(inner.asked, ['a@', 'b@', 'c@', 'a@']);
   });

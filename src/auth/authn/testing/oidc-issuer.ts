@@ -35,10 +35,17 @@ export interface SignOptions {
 
 export function newIssuerKey(alg = 'RS256'): IssuerKey {
   const { privateKey, publicKey } = alg.startsWith('ES')
-    ? generateKeyPairSync('ec', { namedCurve: { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' }[alg] ?? 'P-256' })
+    ? generateKeyPairSync('ec', {
+        namedCurve: { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' }[alg] ?? 'P-256',
+      })
     : generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = randomUUID();
-  return { kid, alg, privateKey, publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg } };
+  return {
+    kid,
+    alg,
+    privateKey,
+    publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg },
+  };
 }
 
 export class TestOidcIssuer {
@@ -93,7 +100,8 @@ export class TestOidcIssuer {
       res.writeHead(503).end('unavailable');
       return;
     }
-    const json = (v: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+    const json = (v: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
     if (path === this.discoveryPath || path === '/discovery/elsewhere') {
       json({
         issuer: this.opts.announcedIssuer?.(this.url) ?? this.url,
@@ -123,7 +131,14 @@ export class TestOidcIssuer {
   /** Standard claims for `aud`, valid for an hour, merged with `claims` (undefined values removed). */
   claims(aud: string | string[], claims: Record<string, unknown> = {}): Record<string, unknown> {
     const now = Math.floor(Date.now() / 1000);
-    const all: Record<string, unknown> = { iss: this.url, aud, sub: 'jane', iat: now, exp: now + 3600, ...claims };
+    const all: Record<string, unknown> = {
+      iss: this.url,
+      aud,
+      sub: 'jane',
+      iat: now,
+      exp: now + 3600,
+      ...claims,
+    };
     for (const k of Object.keys(all)) if (all[k] === undefined) delete all[k];
     return all;
   }
