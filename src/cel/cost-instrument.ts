@@ -11,35 +11,28 @@
 // cost does not depend on the values charges a constant before it runs; value-dependent ones
 // (`==` on strings, size-charged calls) wrap the function the node already chose at check time.
 
-import { charge, isTracking, takeReportedCallCost } from './cost.ts';
-import { type CallCost, callCost } from './cost-table.ts';
+import { charge } from './cost.ts';
 import {
-  comparisonCost,
-  LIST_CREATE_BASE_COST,
-  MAP_CREATE_BASE_COST,
-  STRING_TRAVERSAL_COST_FACTOR,
-  valueSize,
-} from './costs.ts';
+  chargeAfterBinary,
+  chargeAfterCall,
+  chargeAround,
+  chargeBefore,
+  concatCost,
+  constantValue,
+  inCost,
+  isLiteral,
+  isNode,
+  isTwoVar,
+  type Node,
+  operands,
+  orderingCost,
+  type TwoVarMacro,
+  walkNodes,
+} from './cost-nodes.ts';
+import { callCost } from './cost-table.ts';
+import { comparisonCost, LIST_CREATE_BASE_COST, MAP_CREATE_BASE_COST } from './costs.ts';
 import { UnsignedInt } from './engine.ts';
 import type { CelLibrary } from './environment.ts';
-
-type Eval = (this: unknown, ev: unknown, ast: unknown, ctx: unknown) => unknown;
-// biome-ignore lint/suspicious/noExplicitAny: the engine's per-node function; its arity depends on op.
-type Handle = (this: unknown, ...args: any[]) => unknown;
-
-/** The parts of an engine AST node the instrumentation reads and replaces. */
-interface Node {
-  op: string;
-  args: unknown;
-  meta: {
-    evaluate: Eval;
-    alternate?: Node;
-    macro?: Record<string, unknown> & { evaluate: Eval };
-  };
-  evaluate: Eval;
-  handle?: Handle;
-  checkedType?: { name: string; kind: string };
-}
 
 export interface InstrumentOptions {
   /** Function names (namespaced ones in full, `strings.quote`) with an overload that has a `cost` hook. */
@@ -65,16 +58,6 @@ export function hookedFunctions(libraries: readonly CelLibrary[]): ReadonlySet<s
     hookedCache.set(libraries, names);
   }
   return names;
-}
-
-function isNode(x: unknown): x is Node {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    'op' in x &&
-    'meta' in x &&
-    typeof (x as Node).evaluate === 'function'
-  );
 }
 
 /** cel-go's type conversion functions (overloads.IsTypeConversionFunction). */
@@ -174,97 +157,6 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
       else if (isNode(child)) chargeBefore(child, cc);
     }
     return c;
-  };
-
-  /** A node's operands, each with whether it is evaluated (once) whenever the node is. */
-  const operands = (n: Node): [unknown, boolean][] => {
-    const a = n.args;
-    const macro = n.meta.macro;
-    if (macro !== undefined) {
-      const props = macro.macroHasProps;
-      // has(): only the identifier at the bottom of the selection is evaluated (the engine's
-      // macro), or the selection's operand (the optionals library's).
-      if (Array.isArray(props)) return [[props[props.length - 1], true]];
-      if (isHas(macro)) return [[(macro.arg.args as unknown[])[0], true]];
-      if ('val' in macro && 'exp' in macro)
-        return [
-          [macro.val, true],
-          [macro.exp, true],
-        ];
-      if (isTwoVar(macro)) return [[macro.range, true]];
-      return Object.values(macro).map((v) => [v, false]);
-    }
-    switch (n.op) {
-      case 'value':
-      case 'id':
-      case 'accuValue':
-      case 'accuInc':
-        return [];
-      case '.':
-      case '.?':
-        return [[(a as unknown[])[0], true]];
-      case '!_':
-      case '-_':
-      case 'accuPush':
-        return [[a, true]];
-      case '&&':
-      case '||':
-        return [
-          [(a as unknown[])[0], true],
-          [(a as unknown[])[1], false],
-        ];
-      case '?:':
-        return [
-          [(a as unknown[])[0], true],
-          [(a as unknown[])[1], false],
-          [(a as unknown[])[2], false],
-        ];
-      case 'list':
-        return (a as unknown[]).map((e) => [e, true]);
-      case 'map':
-        return (a as unknown[][]).flatMap(
-          (e) =>
-            [
-              [e[0], true],
-              [e[1], true],
-            ] as [unknown, boolean][],
-        );
-      case 'call':
-        return ((a as [string, unknown[]])[1] ?? []).map((e) => [e, true]);
-      case 'rcall': {
-        const [, receiver, args] = a as [string, unknown, unknown[]];
-        return [[receiver, true], ...(args ?? []).map((e): [unknown, boolean] => [e, true])];
-      }
-      case 'comprehension': {
-        const c = a as { iterable?: unknown; init?: unknown; step?: unknown };
-        return [
-          [c.iterable, true],
-          [c.init, true],
-          [c.step, false],
-        ];
-      }
-      case '==':
-      case '!=':
-      case '<':
-      case '<=':
-      case '>':
-      case '>=':
-      case '+':
-      case '-':
-      case '*':
-      case '/':
-      case '%':
-      case 'in':
-      case '[]':
-      case '[?]':
-        return (a as unknown[]).map((e) => [e, true]);
-      default: {
-        // An operation the model does not know: each of its parts charges for itself.
-        const parts: [unknown, boolean][] = [];
-        walkNodes(a, (e) => parts.push([e, false]));
-        return parts;
-      }
-    }
   };
 
   /** Installs value-dependent charging on `n`, or returns the constant `n` costs each time it runs. */
@@ -441,149 +333,4 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
   };
 
   if (isNode(root)) chargeBefore(root, visit(root));
-}
-
-/** Calls `fn` on each node in `x`: a node, or arrays and plain objects holding nodes. */
-function walkNodes(x: unknown, fn: (n: Node) => void): void {
-  if (isNode(x)) fn(x);
-  else if (Array.isArray(x)) for (const e of x) walkNodes(e, fn);
-  else if (typeof x === 'object' && x !== null && Object.getPrototypeOf(x) === Object.prototype) {
-    for (const v of Object.values(x)) walkNodes(v, fn);
-  }
-}
-
-/** A literal, or a named constant whose value is one. */
-function isLiteral(n: unknown): boolean {
-  if (!isNode(n)) return false;
-  if (n.meta.alternate !== undefined) return isLiteral(n.meta.alternate);
-  return n.op === 'value';
-}
-
-/** The value of a constant node (a literal, or a named constant). */
-function constantValue(n: unknown): unknown {
-  if (!isNode(n)) return undefined;
-  if (n.meta.alternate !== undefined) return constantValue(n.meta.alternate);
-  return n.op === 'value' ? n.args : undefined;
-}
-
-function orderingCost(l: unknown, r: unknown): number {
-  if (
-    (typeof l === 'string' && typeof r === 'string') ||
-    (l instanceof Uint8Array && r instanceof Uint8Array)
-  ) {
-    return comparisonCost(l, r);
-  }
-  return 1;
-}
-
-function concatCost(l: unknown, r: unknown): number {
-  if (
-    (typeof l === 'string' && typeof r === 'string') ||
-    (l instanceof Uint8Array && r instanceof Uint8Array)
-  ) {
-    return Math.ceil((valueSize(l) + valueSize(r)) * STRING_TRAVERSAL_COST_FACTOR);
-  }
-  return 1;
-}
-
-function inCost(_l: unknown, r: unknown): number {
-  return Array.isArray(r) || r instanceof Set ? valueSize(r) : 1;
-}
-
-/** The node's evaluator as the engine would resolve it on first use. */
-function resolvedEval(n: Node): Eval {
-  const alt = n.meta.alternate;
-  if (alt !== undefined) return (ev, _ast, ctx) => alt.evaluate(ev, alt, ctx);
-  const macro = n.meta.macro;
-  if (macro !== undefined) return (ev, _ast, ctx) => macro.evaluate(ev, macro, ctx);
-  return n.meta.evaluate;
-}
-
-/** What chargeBefore keeps on a node: its cost and the evaluator it wraps. */
-interface Charged {
-  costCharge: number;
-  costInner: Eval;
-}
-
-// One evaluator shared by every charged node (reading its cost and inner evaluator from the node)
-// keeps the engine's `ast.evaluate(...)` call sites as monomorphic as they were untracked; a
-// closure per node made them megamorphic and cost a third of the evaluation.
-function chargedEvaluate(this: unknown, ev: unknown, ast: unknown, ctx: unknown): unknown {
-  const n = ast as Node & Charged;
-  charge(n.costCharge);
-  return n.costInner(ev, ast, ctx);
-}
-
-interface HasMacro {
-  arg: Node;
-}
-function isHas(m: Record<string, unknown>): m is Record<string, unknown> & HasMacro {
-  return isNode(m.arg) && m.arg.op === '.';
-}
-
-/** The comprehensions library's two-variable macros (library/comprehensions.ts). */
-interface TwoVarMacro {
-  kind: string;
-  range: Node;
-  filter?: Node;
-  body: Node;
-}
-function isTwoVar(m: Record<string, unknown>): m is Record<string, unknown> & TwoVarMacro {
-  return typeof m.kind === 'string' && isNode(m.range) && isNode(m.body);
-}
-
-/** Charges `before` when `n` starts and what `after` says of its result (macro parts). */
-function chargeAround(n: Node, before: number, after: ((result: unknown) => number) | undefined): void {
-  if (after === undefined) {
-    chargeBefore(n, before);
-    return;
-  }
-  const inner = resolvedEval(n);
-  n.evaluate = function (this: unknown, ev, ast, ctx) {
-    charge(before);
-    const r = inner.call(this, ev, ast, ctx);
-    charge(after(r));
-    return r;
-  };
-}
-
-function chargeBefore(n: Node, cost: number): void {
-  if (cost === 0) return;
-  const c = n as Node & Charged;
-  c.costInner = resolvedEval(n);
-  c.costCharge = cost;
-  n.evaluate = chargedEvaluate;
-}
-
-/** Charges what `cost` says of the operands once the operator ran; returns what is left to charge before. */
-function chargeAfterBinary(n: Node, cost: (l: unknown, r: unknown) => number): number {
-  const h = n.handle;
-  if (h === undefined) return 1;
-  n.handle = function (this: unknown, l: unknown, r: unknown, ast: unknown, ev: unknown) {
-    const v = h.call(this, l, r, ast, ev);
-    if (isTracking()) charge(cost(l, r));
-    return v;
-  };
-  return 0;
-}
-
-/** Charges the call once it ran: its hook's report, its rule, or 1; returns what is left to charge before. */
-function chargeAfterCall(n: Node, rule: CallCost | undefined, namespaced: boolean): number {
-  const h = n.handle;
-  if (h === undefined) return 1;
-  const runtime = rule?.runtime;
-  const fixedCost = rule?.constant ?? 1;
-  // `call` nodes pass (values, ast, ev), `rcall` nodes (receiverAndValues, ev, ast): the values come first.
-  n.handle = function (this: unknown, values: unknown[], b: unknown, c: unknown) {
-    takeReportedCallCost();
-    const v = h.call(this, values, b, c);
-    if (isTracking()) {
-      let cost = takeReportedCallCost();
-      if (cost < 0)
-        cost = runtime === undefined ? fixedCost : runtime(namespaced ? values.slice(1) : values, v);
-      charge(cost);
-    }
-    return v;
-  };
-  return 0;
 }

@@ -18,7 +18,6 @@ import {
   LIST_CREATE_BASE_COST,
   MAP_CREATE_BASE_COST,
   mulBounds,
-  stringSize,
   toBounds,
   UINT64_MAX,
   UNKNOWN_SIZE,
@@ -26,7 +25,18 @@ import {
   ZERO,
 } from './costs.ts';
 import type { CostRange, Environment, SizeRange } from './environment.ts';
+import {
+  type EngineType,
+  type EntrySize,
+  isScalar,
+  kindOf,
+  literalSize,
+  type Node,
+  unionEntry,
+} from './estimate-ast.ts';
 import { estimateCall, estimateOperator } from './estimate-call.ts';
+
+export { type EngineType, type EntrySize, kindOf, type Node } from './estimate-ast.ts';
 
 /** Declared sizes for a path (`['self', 'spec', 'items', '@items']`) whose kind is `string`, `list`, ... */
 export type SizeEstimator = (path: readonly string[], kind: string) => SizeRange | undefined;
@@ -60,61 +70,6 @@ export function estimateAst(env: Environment, ast: unknown, sizes?: SizeDeclarat
   const libraryTypes = new Set<string>();
   for (const lib of env.libraries) for (const t of lib.types ?? []) libraryTypes.add(t.name);
   return new Estimator(sizeEstimator(sizes ?? env.sizes), libraryTypes).cost(ast as Node);
-}
-
-// --- the engine's AST -------------------------------------------------------------------------------
-
-export interface EngineType {
-  name: string;
-  kind: string;
-  valueType?: EngineType;
-  keyType?: EngineType;
-}
-
-export interface Node {
-  op: string;
-  args: unknown;
-  meta: { alternate?: Node; macro?: Record<string, unknown> };
-  checkedType?: EngineType;
-  candidates?: {
-    declarations: { handler: unknown }[];
-    findFunction(a: unknown[], r?: unknown): { handler: unknown } | null;
-  };
-  argTypes?: unknown[];
-}
-
-/** The kind a type has for the cost model: `string`, `list`, `map`, `timestamp`, `dyn`, a type name... */
-export function kindOf(t: EngineType | undefined): string {
-  if (t === undefined) return 'dyn';
-  switch (t.kind) {
-    case 'primitive':
-      return t.name;
-    case 'message':
-      if (t.name === 'google.protobuf.Timestamp') return 'timestamp';
-      if (t.name === 'google.protobuf.Duration') return 'duration';
-      return t.name;
-    default:
-      return t.kind;
-  }
-}
-
-const SCALARS = new Set(['bool', 'double', 'duration', 'int', 'timestamp', 'uint']);
-function isScalar(t: EngineType | undefined): boolean {
-  if (t === undefined) return false;
-  if (t.kind === 'optional') return isScalar(t.valueType);
-  return SCALARS.has(kindOf(t));
-}
-
-/** Sizes of a literal container's keys (or indices) and values. */
-export interface EntrySize {
-  container: 'list' | 'map';
-  key: Bounds;
-  val: Bounds;
-}
-
-function unionEntry(a: EntrySize | undefined, b: EntrySize | undefined): EntrySize | undefined {
-  if (a === undefined || b === undefined) return undefined;
-  return { container: a.container, key: unionBounds(a.key, b.key), val: unionBounds(a.val, b.val) };
 }
 
 interface Local {
@@ -433,32 +388,5 @@ export class Estimator {
   #peek(name: string): Local | undefined {
     const stack = this.#locals.get(name);
     return stack === undefined || stack.length === 0 ? undefined : stack[stack.length - 1];
-  }
-}
-
-/** A literal's own size: a string's code points, a bytes' length, a scalar 1, a container its entries. */
-function literalSize(n: Node): Bounds | undefined {
-  if (n.meta.alternate !== undefined) return literalSize(n.meta.alternate);
-  switch (n.op) {
-    case 'value': {
-      const v = n.args;
-      if (typeof v === 'string') return fixed(stringSize(v));
-      if (v instanceof Uint8Array) return fixed(v.length);
-      if (
-        typeof v === 'object' &&
-        v !== null &&
-        !(v instanceof Date) &&
-        v.constructor?.name !== 'Duration' &&
-        v.constructor?.name !== 'UnsignedInt'
-      )
-        return undefined;
-      return fixed(1);
-    }
-    case 'list':
-      return fixed((n.args as unknown[]).length);
-    case 'map':
-      return fixed((n.args as unknown[]).length);
-    default:
-      return undefined;
   }
 }
