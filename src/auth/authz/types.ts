@@ -15,6 +15,19 @@ export interface Attributes {
   subresource: string;
   namespace: string;
   name: string;
+  /**
+   * The list's or watch's field and label selectors as requirements, as SubjectAccessReview
+   * carries them (upstream's AuthorizeWithSelectors); absent when the request has none.
+   */
+  fieldSelector?: SelectorRequirement[];
+  labelSelector?: SelectorRequirement[];
+}
+
+/** One selector requirement: operator In, NotIn, Exists or DoesNotExist. */
+export interface SelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
 }
 
 /**
@@ -26,6 +39,11 @@ export type Decision = 'allow' | 'deny' | 'noOpinion';
 export interface Verdict {
   decision: Decision;
   reason: string;
+  /**
+   * Why the authorizer could not decide as asked (a webhook down, a match condition failing):
+   * a request that is not allowed then gets a 500 carrying it, as upstream answers.
+   */
+  error?: string;
 }
 
 export interface Authorizer {

@@ -1,8 +1,9 @@
 // May they: the authorizer chain gets the full attribute set of the request; anything but an
-// allow is a 403 naming what was denied.
+// allow is a 403 naming what was denied, or a 500 when an authorizer could not decide (a webhook
+// down), as upstream answers: the decision is looked at before the error.
 
 import type { Authorizer } from '../../auth/authz/types.ts';
-import { forbiddenByAuthorization } from '../../machinery/status.ts';
+import { forbiddenByAuthorization, internalError } from '../../machinery/status.ts';
 import type { Filter } from '../context.ts';
 
 export function authorization(authorizer: Authorizer): Filter {
@@ -22,6 +23,7 @@ export function authorization(authorizer: Authorizer): Filter {
       name: info.name,
     });
     if (verdict.decision !== 'allow') {
+      if (verdict.error !== undefined) throw internalError(verdict.error);
       throw forbiddenByAuthorization(
         {
           user: user.username,
