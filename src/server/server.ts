@@ -235,6 +235,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       authn,
       authz,
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+      authenticationGroup: groupName(profile, 'authentication'),
     }),
     router,
   );
