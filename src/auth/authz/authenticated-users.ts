@@ -3,11 +3,16 @@
 // authorizers before it allow. An open port must not mean open data.
 
 import { GROUP_AUTHENTICATED } from '../authn/types.ts';
-import type { Authorizer } from './types.ts';
+import { everythingRules } from './always.ts';
+import type { Authorizer, RuleResolver } from './types.ts';
 
-export const authenticatedUsers: Authorizer = {
+export const authenticatedUsers: Authorizer & RuleResolver = {
   authorize: (a) =>
     a.user.groups.includes(GROUP_AUTHENTICATED)
       ? { decision: 'allow', reason: '' }
       : { decision: 'noOpinion', reason: '' },
+  rulesFor: (user) =>
+    user.groups.includes(GROUP_AUTHENTICATED)
+      ? everythingRules()
+      : { resourceRules: [], nonResourceRules: [], incomplete: false },
 };

@@ -49,3 +49,33 @@ export interface Verdict {
 export interface Authorizer {
   authorize(a: Attributes): Verdict | Promise<Verdict>;
 }
+
+/** A rule of what a user may do to resources, as SelfSubjectRulesReview reports it. */
+export interface ResourceRuleInfo {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames: string[];
+}
+
+export interface NonResourceRuleInfo {
+  verbs: string[];
+  nonResourceURLs: string[];
+}
+
+export interface RulesResult {
+  resourceRules: ResourceRuleInfo[];
+  nonResourceRules: NonResourceRuleInfo[];
+  /** Some authorizer could not list what it would allow (a webhook): the rules say less than it does. */
+  incomplete: boolean;
+  /** What went wrong while collecting the rules; the rules found are still reported. */
+  evaluationError?: string;
+}
+
+/**
+ * An authorizer that can list what a user may do in a namespace (`kubectl auth can-i --list`).
+ * Authorizers that cannot leave it out; the chain reports the union of those that can.
+ */
+export interface RuleResolver {
+  rulesFor(user: UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
+}
