@@ -7,6 +7,7 @@ import { appsKinds } from './apps/index.ts';
 import { authenticationKinds, type TokenReviewer } from './authentication/index.ts';
 import { leaseKind } from './coordination/lease.ts';
 import { coreKinds } from './core/index.ts';
+import { rbacKinds } from './rbac/index.ts';
 
 /** What kinds that answer rather than store need from the server, handed over once it has them. */
 export interface BuiltinDeps {
@@ -21,5 +22,6 @@ export function builtinKinds(profile: NamingProfile, deps: BuiltinDeps = {}): Ki
     leaseKind(profile),
     ...appsKinds,
     ...authenticationKinds(profile, deps.tokenReviewer),
+    ...rbacKinds(profile),
   ];
 }
