@@ -23,6 +23,7 @@ import { comprehensionsLibrary } from './library/comprehensions.ts';
 import { formatLibrary } from './library/format.ts';
 import { ipLibrary } from './library/ip.ts';
 import { listsLibrary } from './library/lists.ts';
+import { listsExtLibrary } from './library/lists-ext.ts';
 import { optionalsLibrary } from './library/optionals.ts';
 import { quantityLibrary } from './library/quantity.ts';
 import { matchesLibrary, regexLibrary } from './library/regex.ts';
@@ -48,7 +49,7 @@ export interface BaseLibrary {
   /** Whether 1.35 enables it for new expressions (introduced at or before 1.34, not removed). */
   readonly newExpressions: boolean;
   /**
-   * Our implementation; undefined while it is not written yet (the list at the end of this file).
+   * Our implementation (every entry has one since the list extension landed).
    * Language libraries the wrapper installs in every environment are listed with `always`.
    */
   readonly library?: CelLibrary;
@@ -106,13 +107,8 @@ export const BASE_LIBRARIES: readonly BaseLibrary[] = Object.freeze([
   entry('kubernetes.authzSelectors', 'library.AuthzSelectors', '1.31', authzSelectorsLibrary),
   entry('cel.lib.ext.comprev2', 'ext.TwoVarComprehensions()', '1.32', comprehensionsLibrary, true),
   entry('kubernetes.Semver', 'library.SemverLib(library.SemverVersion(1))', '1.33', semverLibrary),
-  entry('cel.lib.ext.lists', 'ext.Lists(ext.ListsVersion(3))', '1.34'),
+  entry('cel.lib.ext.lists', 'ext.Lists(ext.ListsVersion(3))', '1.34', listsExtLibrary),
 ]);
-
-/*
- * Still missing (no CelLibrary yet; add each to its entry above as it lands):
- *   cel.lib.ext.lists    version 3: slice, flatten, lists.range, distinct, reverse, sort, sortBy
- */
 
 /** The literal validators of base.go (1.29) and its homogeneous literal check, as a library of no functions. */
 const BASE_VALIDATORS: CelLibrary = {
