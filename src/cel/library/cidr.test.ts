@@ -8,6 +8,7 @@ import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
 import { evaluate } from '../evaluate.ts';
 import { parseCIDR, parseIP } from '../semantics/index.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { CIDR_TYPE, cidrLibrary, containsCost } from './cidr.ts';
 import { ipLibrary } from './ip.ts';
@@ -18,19 +19,7 @@ const env = createEnvironment({
 });
 const vars = { net4: parseCIDR('10.0.0.0/8'), x: parseCIDR('2001:db8::/32') };
 
-function value(expr: string): unknown {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  const r = evaluate(c.program, vars);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-function failure(expr: string): string {
-  const c = compile(env, expr);
-  if (!c.ok) return c.error.message;
-  const r = evaluate(c.program, vars);
-  return r.ok ? `value ${String(r.value)}` : r.error.message;
-}
+const { value, failure, assertCosts } = evaluator(env, vars);
 const CONVERSION = 'network address parse error during conversion from string: ';
 
 describe('cidr library', () => {
@@ -139,11 +128,7 @@ describe('cidr library', () => {
       ["cidr('192.168.0.0/24') == cidr('192.168.0.0/24').masked()", 6],
       ["cidr('192.168.0.0/24').prefixLength()", 3],
     ];
-    for (const [expr, want] of facts) {
-      const c = compile(env, expr);
-      assert.ok(c.ok, expr);
-      assert.equal(evaluate(c.program, vars).cost, want, expr);
-    }
+    assertCosts(facts);
   });
 
   it("containsIP and containsCIDR cost what upstream's cost.go charges", () => {

@@ -2,10 +2,9 @@
 // ip_test.go, v0.35.0), messages as kube-apiserver 1.35 answers them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
-import { evaluate } from '../evaluate.ts';
 import { parseIP } from '../semantics/index.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { cidrLibrary } from './cidr.ts';
 import { IP_TYPE, ipLibrary } from './ip.ts';
@@ -16,19 +15,7 @@ const env = createEnvironment({
 });
 const vars = { addr: parseIP('10.0.0.1'), x: parseIP('::1') };
 
-function value(expr: string): unknown {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  const r = evaluate(c.program, vars);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-function failure(expr: string): string {
-  const c = compile(env, expr);
-  if (!c.ok) return c.error.message;
-  const r = evaluate(c.program, vars);
-  return r.ok ? `value ${String(r.value)}` : r.error.message;
-}
+const { value, failure, assertCosts } = evaluator(env, vars);
 
 describe('ip library', () => {
   it('ip() parses IPv4 and IPv6, refuses the rest with upstream messages', () => {
@@ -119,11 +106,7 @@ describe('ip library', () => {
       ["isIP('2001:db8::68')", 2],
       ["string(ip('192.168.0.1'))", 3],
     ];
-    for (const [expr, want] of facts) {
-      const c = compile(env, expr);
-      assert.ok(c.ok, expr);
-      assert.equal(evaluate(c.program, vars).cost, want, expr);
-    }
+    assertCosts(facts);
   });
 
   it('string(), type and equality', () => {

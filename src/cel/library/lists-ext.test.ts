@@ -9,6 +9,7 @@ import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
 import { estimateCost } from '../estimate.ts';
 import { evaluate } from '../evaluate.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { listsExtLibrary } from './lists-ext.ts';
 
@@ -18,21 +19,8 @@ const env = createEnvironment({
   optimize: false,
 });
 
-function run(expr: string, vars: Record<string, unknown> = {}) {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  return evaluate(c.program, vars);
-}
-function holds(expr: string): void {
-  const r = run(expr);
-  assert.equal(r.ok && r.value, true, expr);
-}
-function failure(expr: string): string {
-  const c = compile(env, expr);
-  if (!c.ok) return c.error.message;
-  const r = evaluate(c.program, {});
-  return r.ok ? `value ${String(r.value)}` : r.error.message;
-}
+const { value, failure } = evaluator(env);
+const holds = (expr: string) => assert.equal(value(expr), true, expr);
 
 describe('cel.lib.ext.lists (version 3)', () => {
   it('lists.range and reverse', () => {

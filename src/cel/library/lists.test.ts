@@ -4,24 +4,13 @@ import { describe, it } from 'node:test';
 import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
 import { evaluate } from '../evaluate.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { listsLibrary } from './lists.ts';
 
 const env = createEnvironment({ variables: { emptyList: T.list(T.int) }, libraries: [listsLibrary] });
 
-function value(expr: string): unknown {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  const r = evaluate(c.program, { emptyList: [] });
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-function failure(expr: string): string {
-  const c = compile(env, expr);
-  if (!c.ok) return c.error.message;
-  const r = evaluate(c.program, { emptyList: [] });
-  return r.ok ? `value ${String(r.value)}` : r.error.message;
-}
+const { value, failure } = evaluator(env, { emptyList: [] });
 
 describe('lists library', () => {
   it('isSorted', () => {

@@ -4,9 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Quantity } from '../../machinery/quantity.ts';
-import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
-import { evaluate } from '../evaluate.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { QUANTITY_TYPE, quantityLibrary } from './quantity.ts';
 
@@ -16,19 +15,7 @@ const env = createEnvironment({
 });
 const vars = { q: Quantity.parse('16Gi'), x: Quantity.parse('1k') };
 
-function value(expr: string): unknown {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  const r = evaluate(c.program, vars);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-function failure(expr: string): string {
-  const c = compile(env, expr);
-  if (!c.ok) return c.error.message;
-  const r = evaluate(c.program, vars);
-  return r.ok ? `value ${String(r.value)}` : r.error.message;
-}
+const { value, failure, assertCosts } = evaluator(env, vars);
 const REGEX_ERROR =
   "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
@@ -146,11 +133,7 @@ describe('quantity library', () => {
       ["quantity('123456789012').add(quantity('1')).isLessThan(quantity('1'))", 6],
       ["isQuantity('123456789012345678901234567890')", 3],
     ];
-    for (const [expr, want] of facts) {
-      const c = compile(env, expr);
-      assert.ok(c.ok, expr);
-      assert.equal(evaluate(c.program, vars).cost, want, expr);
-    }
+    assertCosts(facts);
   });
 
   it('variables and dyn values of the type', () => {

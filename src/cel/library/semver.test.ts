@@ -3,10 +3,9 @@
 // messages as kube-apiserver 1.35 answers them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
-import { evaluate } from '../evaluate.ts';
 import { parseSemver } from '../semantics/index.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { quantityLibrary } from './quantity.ts';
 import { SEMVER_TYPE, semverLibrary } from './semver.ts';
@@ -18,19 +17,7 @@ const env = createEnvironment({
 });
 const vars = { v: parseSemver('1.30.2'), x: parseSemver('2.0.0-rc.1') };
 
-function value(expr: string): unknown {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  const r = evaluate(c.program, vars);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-function failure(expr: string): string {
-  const c = compile(env, expr);
-  if (!c.ok) return c.error.message;
-  const r = evaluate(c.program, vars);
-  return r.ok ? `value ${String(r.value)}` : r.error.message;
-}
+const { value, failure, assertCosts } = evaluator(env, vars);
 
 describe('semver library', () => {
   it('semver() parses strictly, or normalizes when asked', () => {
@@ -117,11 +104,7 @@ describe('semver library', () => {
       ["isSemver('v1.0', true)", 1],
       ["semver('1.2.3').major()", 2],
     ];
-    for (const [expr, want] of facts) {
-      const c = compile(env, expr);
-      assert.ok(c.ok, expr);
-      assert.equal(evaluate(c.program, vars).cost, want, expr);
-    }
+    assertCosts(facts);
   });
 
   it('variables and dyn values of the type', () => {

@@ -1,9 +1,8 @@
 // The sets extension: cel-go's documented examples (ext/sets.go) and its cost trackers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
-import { evaluate } from '../evaluate.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { setsLibrary } from './sets.ts';
 
@@ -12,16 +11,7 @@ const env = createEnvironment({
   libraries: [setsLibrary],
 });
 
-function run(expr: string, activation: Record<string, unknown> = {}) {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  return evaluate(c.program, activation);
-}
-function value(expr: string): unknown {
-  const r = run(expr);
-  if (!r.ok) throw new Error(`${expr}: ${r.error.message}`);
-  return r.value;
-}
+const { run, value } = evaluator(env);
 
 describe('sets extension', () => {
   it('sets.contains', () => {

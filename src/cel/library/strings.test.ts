@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
 import { evaluate } from '../evaluate.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { KUBE_STRINGS_VERSION, stringsLibrary } from './strings.ts';
 
@@ -14,20 +15,8 @@ const kube = createEnvironment({
 });
 const latest = createEnvironment({ variables: {}, libraries: [stringsLibrary()] });
 
-function run(expr: string, env = kube) {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  return evaluate(c.program, { s: 'dyn str' });
-}
-function value(expr: string, env = kube): unknown {
-  const r = run(expr, env);
-  if (!r.ok) throw new Error(`${expr}: ${r.error.message}`);
-  return r.value;
-}
-function failure(expr: string, env = kube): string {
-  const r = run(expr, env);
-  return r.ok ? `value ${String(r.value)}` : r.error.message;
-}
+const { run, value, failure } = evaluator(kube, { s: 'dyn str' });
+const latestValue = evaluator(latest, { s: 'dyn str' }).value;
 
 describe('strings extension', () => {
   it('charAt counts code points', () => {
@@ -125,8 +114,8 @@ describe('strings extension', () => {
   it('reverse only from version 3', () => {
     const c = compile(kube, "'gums'.reverse()");
     assert.ok(!c.ok);
-    assert.equal(value("'gums'.reverse()", latest), 'smug');
-    assert.equal(value("'John Smith'.reverse()", latest), 'htimS nhoJ');
+    assert.equal(latestValue("'gums'.reverse()"), 'smug');
+    assert.equal(latestValue("'John Smith'.reverse()"), 'htimS nhoJ');
   });
 
   it('replaces the engine’s own UTF-16 overloads only where the library is enabled', () => {

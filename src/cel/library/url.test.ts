@@ -2,27 +2,15 @@
 // v0.35.0), messages as kube-apiserver 1.35 answers them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
-import { evaluate } from '../evaluate.ts';
+import { evaluator } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { urlLibrary } from './url.ts';
 
 const env = createEnvironment({ variables: { s: T.string }, libraries: [urlLibrary] });
 
-function value(expr: string, s = ''): unknown {
-  const c = compile(env, expr);
-  if (!c.ok) throw new Error(c.error.message);
-  const r = evaluate(c.program, { s });
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-function failure(expr: string): string {
-  const c = compile(env, expr);
-  if (!c.ok) return c.error.message;
-  const r = evaluate(c.program, { s: '' });
-  return r.ok ? `value ${String(r.value)}` : r.error.message;
-}
+const { failure, assertCosts, ...urls } = evaluator(env, { s: '' });
+const value = (expr: string, s = ''): unknown => urls.value(expr, { s });
 
 describe('url library', () => {
   it('url() accepts absolute URIs and absolute paths', () => {
@@ -95,11 +83,7 @@ describe('url library', () => {
       ["url('https://example.com/path?k1=a&k2=b&k2=c').getQuery()", 5],
       ["isURL('https://user:pass@example.com:80/path?query=val#fragment')", 1],
     ];
-    for (const [expr, want] of facts) {
-      const c = compile(env, expr);
-      assert.ok(c.ok, expr);
-      assert.equal(evaluate(c.program, { s: '' }).cost, want, expr);
-    }
+    assertCosts(facts);
   });
 
   it('equality compares the URLs as Go prints them', () => {
