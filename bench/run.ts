@@ -7,6 +7,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { apiScenarios } from './api/scenarios.ts';
+import { authzScenario } from './auth/rbac-decision.ts';
 import { celScenario } from './cel/index.ts';
 import { codecScenario } from './codec/index.ts';
 import { stallsScenario } from './codec/request-stalls.ts';
@@ -24,6 +25,7 @@ const SCENARIOS: Scenario[] = [
   codecScenario,
   stallsScenario,
   celScenario,
+  authzScenario,
   ...apiScenarios,
 ];
 

@@ -7,7 +7,6 @@ import { notFound } from '../../../machinery/status.ts';
 import type { UserInfo } from '../../authn/types.ts';
 import type { Attributes, Authorizer, Verdict } from '../types.ts';
 import { describeBinding, isLookupError, type RbacIndex } from './policy-index.ts';
-import { compiledRuleAllows } from './rules.ts';
 import type {
   NonResourceRuleInfo,
   PolicyRule,
@@ -45,14 +44,9 @@ export class RbacAuthorizer implements Authorizer, RuleResolver {
         errors.push(role.error);
         return true;
       }
-      const rules = role.compiled;
-      for (let i = 0; i < rules.length; i++) {
-        if (compiledRuleAllows(rules[i], a)) {
-          allowedBy = describeBinding(binding, subject);
-          return false;
-        }
-      }
-      return true;
+      if (!role.table.allows(a)) return true;
+      allowedBy = describeBinding(binding, subject);
+      return false;
     });
     if (allowedBy !== undefined) return { decision: 'allow', reason: `RBAC: allowed by ${allowedBy}` };
     if (errors === undefined) return NO_OPINION;

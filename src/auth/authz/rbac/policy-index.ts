@@ -5,7 +5,7 @@
 
 import { goQuote } from '../../../machinery/field-errors.ts';
 import type { UserInfo } from '../../authn/types.ts';
-import { type CompiledRule, compileRule, normalizeRule } from './rules.ts';
+import { normalizeRule, RuleTable } from './rules.ts';
 import type {
   BindingObject,
   PolicyRule,
@@ -19,7 +19,7 @@ import type {
 export interface RoleEntry {
   readonly name: string;
   readonly rules: readonly PolicyRule[];
-  readonly compiled: readonly CompiledRule[];
+  readonly table: RuleTable;
 }
 
 export interface BindingEntry {
@@ -66,7 +66,7 @@ function namespaceOf(obj: RbacObject): string {
 function roleEntry(obj: RoleObject): RoleEntry {
   const raw = Array.isArray(obj.rules) ? obj.rules : [];
   const rules = raw.filter((r) => r !== null && typeof r === 'object').map(normalizeRule);
-  return { name: nameOf(obj), rules, compiled: rules.map(compileRule) };
+  return { name: nameOf(obj), rules, table: RuleTable.of(rules) };
 }
 
 /** The service account's user name a subject names from a binding in `bindingNs`, if any. */
