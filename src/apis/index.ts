@@ -5,6 +5,7 @@ import type { NamingProfile } from '../naming/profile.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import { appsKinds } from './apps/index.ts';
 import { authenticationKinds, type TokenReviewer } from './authentication/index.ts';
+import { authorizationKinds, type ReviewAuthorizer, type ReviewRuleResolver } from './authorization/index.ts';
 import { leaseKind } from './coordination/lease.ts';
 import { coreKinds } from './core/index.ts';
 import { rbacKinds } from './rbac/index.ts';
@@ -13,6 +14,10 @@ import { rbacKinds } from './rbac/index.ts';
 export interface BuiltinDeps {
   /** The server's token authenticators, for TokenReview. */
   tokenReviewer?: () => TokenReviewer | undefined;
+  /** The server's authorizer chain, for the access reviews. */
+  authorizer?: () => ReviewAuthorizer | undefined;
+  /** What the chain can list of a user's rules, for SelfSubjectRulesReview. */
+  ruleResolver?: () => ReviewRuleResolver | undefined;
 }
 
 /** Every built-in kind, Namespace first (the server bootstraps namespaces before anything else). */
@@ -22,6 +27,7 @@ export function builtinKinds(profile: NamingProfile, deps: BuiltinDeps = {}): Ki
     leaseKind(profile),
     ...appsKinds,
     ...authenticationKinds(profile, deps.tokenReviewer),
+    ...authorizationKinds(profile, { authorizer: deps.authorizer, ruleResolver: deps.ruleResolver }),
     ...rbacKinds(profile),
   ];
 }

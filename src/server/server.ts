@@ -15,6 +15,7 @@ import { buildAuthentication } from '../auth/authn/config.ts';
 import { prepareServiceAccounts } from '../auth/authn/service-account-setup.ts';
 import type { ObjectReader } from '../auth/authn/types.ts';
 import { buildAuthorizer } from '../auth/authz/modes.ts';
+import type { AuthzChain } from '../auth/authz/union.ts';
 import { renderClientConfig } from '../client/client-config.ts';
 import { GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
 import { tooManyRequests } from '../machinery/status.ts';
@@ -119,6 +120,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
 
   // TokenReview asks the token authenticators, which are built below from the served resources.
   let tokenReviewer: TokenReviewer | undefined;
+  // The access reviews ask the authorizer chain, which is built below as well.
+  let reviewAuthz: AuthzChain | undefined;
   const serviceAccounts = prepareServiceAccounts({
     ...options.authentication,
     pkiDir: options.dataDir,
@@ -126,7 +129,11 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     profile,
   });
   const kinds = withServiceAccountTokens(
-    builtinKinds(profile, { tokenReviewer: () => tokenReviewer }),
+    builtinKinds(profile, {
+      tokenReviewer: () => tokenReviewer,
+      authorizer: () => reviewAuthz,
+      ruleResolver: () => reviewAuthz,
+    }),
     profile,
     serviceAccounts,
   );
@@ -212,6 +219,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     apiAudiences: authentication.apiAudiences,
   };
   const authz = buildAuthorizer(options.authorizationModes);
+  reviewAuthz = authz;
   let serverAddress = '';
   const router = withIssuerDiscovery(
     buildRouter({
