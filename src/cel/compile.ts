@@ -35,6 +35,8 @@ export interface Program {
   readonly ast: unknown;
   /** @internal evaluates the program; evaluate.ts wraps it. */
   readonly run: (activation: Record<string, unknown>) => unknown;
+  /** @internal the cost every evaluation has before its first branch; evaluate.ts charges it first. */
+  readonly entryCost: number;
 }
 
 export interface CompileError {
@@ -102,15 +104,16 @@ export function compile(env: Environment, expression: string, options: CompileOp
       return { ok: false, error: { ...failed.error, cost } };
     }
   }
-  if (env.trackCost) {
-    instrumentCost(parsed.ast, { hooked: hookedFunctions(env.libraries), optimize: env.optimize });
-  }
+  const entryCost = env.trackCost
+    ? instrumentCost(parsed.ast, { hooked: hookedFunctions(env.libraries), optimize: env.optimize })
+    : 0;
   const program: Program = Object.freeze({
     env,
     expression,
     resultType: celGoTypeName(got),
     ast: parsed.ast,
     run: parsed as (activation: Record<string, unknown>) => unknown,
+    entryCost,
   });
   return { ok: true, program };
 }

@@ -30,7 +30,13 @@ import {
   walkNodes,
 } from './cost-nodes.ts';
 import { callCost } from './cost-table.ts';
-import { comparisonCost, LIST_CREATE_BASE_COST, MAP_CREATE_BASE_COST } from './costs.ts';
+import {
+  comparisonCost,
+  LIST_CREATE_BASE_COST,
+  MAP_CREATE_BASE_COST,
+  STRING_TRAVERSAL_COST_FACTOR,
+  stringSize,
+} from './costs.ts';
 import { UnsignedInt } from './engine.ts';
 import type { CelLibrary } from './environment.ts';
 
@@ -106,7 +112,11 @@ const SCALARS = new Set([
 const typeName = (n: unknown) => (isNode(n) ? (n.checkedType?.name ?? 'dyn') : 'dyn');
 const maySize = (t: string) => t === 'string' || t === 'bytes' || t === 'dyn' || t.startsWith('dyn<');
 
-export function instrumentCost(root: unknown, options: InstrumentOptions): void {
+/**
+ * Installs the charging on a checked AST and returns what every evaluation costs before its first
+ * branch (the root's stretch), which the evaluation charges as it starts (evaluate.ts).
+ */
+export function instrumentCost(root: unknown, options: InstrumentOptions): number {
   const { optimize } = options;
   const macroOf = new Map<Node, string>();
   const seen = new Set<unknown>();
@@ -203,6 +213,19 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
       case '!=': {
         const [l, r] = n.args as [Node, Node];
         if (SCALARS.has(typeName(l)) || SCALARS.has(typeName(r))) return 1;
+        const lit = [l, r].map(constantValue).find((v): v is string => typeof v === 'string');
+        if (lit !== undefined) {
+          // Only the smaller size counts, and the literal's is known: a string at least twice as
+          // long (in UTF-16 units) has at least as many code points.
+          const size = stringSize(lit);
+          const cost = Math.ceil(size * STRING_TRAVERSAL_COST_FACTOR);
+          return chargeAfterBinary(n, (a, b) => {
+            const other = a === lit ? b : a;
+            if (typeof other !== 'string') return comparisonCost(a, b);
+            if (other.length >= 2 * size) return cost;
+            return Math.ceil(Math.min(size, stringSize(other)) * STRING_TRAVERSAL_COST_FACTOR);
+          });
+        }
         return chargeAfterBinary(n, comparisonCost);
       }
       case '<':
@@ -216,6 +239,16 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
       case '+': {
         const [l, r] = n.args as [Node, Node];
         if (!maySize(typeName(l)) && !maySize(typeName(r))) return 1;
+        // A string literal's size is known once (`'prefix:' + claims.sub`).
+        const lit = [l, r].map(constantValue).find((v): v is string => typeof v === 'string');
+        if (lit !== undefined) {
+          const size = stringSize(lit);
+          return chargeAfterBinary(n, (a, b) =>
+            typeof a === 'string' && typeof b === 'string'
+              ? Math.ceil((size + stringSize(a === lit ? b : a)) * STRING_TRAVERSAL_COST_FACTOR)
+              : concatCost(a, b),
+          );
+        }
         return chargeAfterBinary(n, concatCost);
       }
       case 'in': {
@@ -332,5 +365,5 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): void 
     return chargeAfterCall(n, rule, namespaced);
   };
 
-  if (isNode(root)) chargeBefore(root, visit(root));
+  return isNode(root) ? visit(root) : 0;
 }

@@ -5,7 +5,7 @@
 
 import { charge, isTracking, takeReportedCallCost } from './cost.ts';
 import type { CallCost } from './cost-table.ts';
-import { comparisonCost, STRING_TRAVERSAL_COST_FACTOR, valueSize } from './costs.ts';
+import { comparisonCost, STRING_TRAVERSAL_COST_FACTOR, stringSize, valueSize } from './costs.ts';
 
 export type Eval = (this: unknown, ev: unknown, ast: unknown, ctx: unknown) => unknown;
 // biome-ignore lint/suspicious/noExplicitAny: the engine's per-node function; its arity depends on op.
@@ -160,11 +160,11 @@ export function orderingCost(l: unknown, r: unknown): number {
 }
 
 export function concatCost(l: unknown, r: unknown): number {
-  if (
-    (typeof l === 'string' && typeof r === 'string') ||
-    (l instanceof Uint8Array && r instanceof Uint8Array)
-  ) {
-    return Math.ceil((valueSize(l) + valueSize(r)) * STRING_TRAVERSAL_COST_FACTOR);
+  if (typeof l === 'string' && typeof r === 'string') {
+    return Math.ceil((stringSize(l) + stringSize(r)) * STRING_TRAVERSAL_COST_FACTOR);
+  }
+  if (l instanceof Uint8Array && r instanceof Uint8Array) {
+    return Math.ceil((l.length + r.length) * STRING_TRAVERSAL_COST_FACTOR);
   }
   return 1;
 }

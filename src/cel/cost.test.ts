@@ -65,6 +65,11 @@ describe('runtime cost: the spec named cases', () => {
     assert.equal(cost("s + 'y' == s"), 1 + 101 + 1 + 100);
     // `==` compares up to the shorter side.
     assert.equal(cost("s == 'x'"), 2);
+    // Sizes are code points, as CEL's size(): ten emoji are 10, not JavaScript's 20 UTF-16 units.
+    const emoji = { ...activation, s: '\u{1F600}'.repeat(10) };
+    assert.equal(cost("s + ''", env, emoji), 1 + 1);
+    assert.equal(cost("s + 'x'", env, emoji), 1 + 2);
+    assert.equal(cost("s == '0123456789'", env, emoji), 1 + 1);
   });
 
   it('a comprehension costs its per-iteration work times the iterated size', () => {

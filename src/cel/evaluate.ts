@@ -45,8 +45,9 @@ function evaluateOnce(
   options: EvaluateOptions,
 ): EvalResult {
   const tracker: CostTracker | undefined = program.env.trackCost
-    ? { cost: 0, limit: options.costLimit ?? program.env.limits.costLimit }
+    ? { cost: program.entryCost, limit: options.costLimit ?? program.env.limits.costLimit }
     : undefined;
+  if (tracker !== undefined && tracker.cost > tracker.limit) return costError(tracker.cost);
   try {
     const value = withTracker(tracker, () => program.run(activation));
     const cost = tracker?.cost ?? 0;
