@@ -33,28 +33,30 @@ export function configHash(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
+/** The configuration file a reloader watches: authentication's or authorization's (same rules, own metric names). */
+export type ReloadSubject = 'authentication' | 'authorization';
+
 /** The metrics in Prometheus text format, for whichever endpoint serves them. */
-export function reloadMetricsText(m: ReloadMetrics): string {
+export function reloadMetricsText(m: ReloadMetrics, subject: ReloadSubject = 'authentication'): string {
+  const n = `apiserver_${subject}_config_controller`;
   const lines = [
-    '# HELP apiserver_authentication_config_controller_automatic_reloads_total Total number of automatic reloads of authentication configuration split by status.',
-    '# TYPE apiserver_authentication_config_controller_automatic_reloads_total counter',
-    `apiserver_authentication_config_controller_automatic_reloads_total{status="failure"} ${m.reloadsTotal.failure}`,
-    `apiserver_authentication_config_controller_automatic_reloads_total{status="success"} ${m.reloadsTotal.success}`,
-    '# HELP apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds Timestamp of the last automatic reload of authentication configuration split by status.',
-    '# TYPE apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds gauge',
+    `# HELP ${n}_automatic_reloads_total Total number of automatic reloads of ${subject} configuration split by status.`,
+    `# TYPE ${n}_automatic_reloads_total counter`,
+    `${n}_automatic_reloads_total{status="failure"} ${m.reloadsTotal.failure}`,
+    `${n}_automatic_reloads_total{status="success"} ${m.reloadsTotal.success}`,
+    `# HELP ${n}_automatic_reload_last_timestamp_seconds Timestamp of the last automatic reload of ${subject} configuration split by status.`,
+    `# TYPE ${n}_automatic_reload_last_timestamp_seconds gauge`,
   ];
   for (const status of ['failure', 'success'] as const) {
     const t = m.lastReloadTimestampSeconds[status];
     if (t !== undefined) {
-      lines.push(
-        `apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds{status="${status}"} ${t}`,
-      );
+      lines.push(`${n}_automatic_reload_last_timestamp_seconds{status="${status}"} ${t}`);
     }
   }
   lines.push(
-    '# HELP apiserver_authentication_config_controller_last_config_info Information about the last applied authentication configuration with hash as label.',
-    '# TYPE apiserver_authentication_config_controller_last_config_info gauge',
-    `apiserver_authentication_config_controller_last_config_info{hash="${m.lastConfigHash}"} 1`,
+    `# HELP ${n}_last_config_info Information about the last applied ${subject} configuration with hash as label.`,
+    `# TYPE ${n}_last_config_info gauge`,
+    `${n}_last_config_info{hash="${m.lastConfigHash}"} 1`,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -68,6 +70,8 @@ export interface ReloaderOptions {
   /** Periodic re-check (upstream: one minute). */
   intervalMs?: number;
   log?: (message: string) => void;
+  /** Named in log lines (default authentication). */
+  subject?: ReloadSubject;
 }
 
 export const RELOAD_INTERVAL_MS = 60_000;
@@ -136,7 +140,7 @@ export class ConfigFileReloader {
     } catch (err) {
       // The file may come back (a rename in progress): count it, keep trying.
       this.#record('failure');
-      this.opts.log?.(`failed to read authentication config file: ${(err as Error).message}`);
+      this.opts.log?.(`failed to read ${this.#subject} config file: ${(err as Error).message}`);
       return;
     }
     if (text === this.#tracked) return;
@@ -152,18 +156,22 @@ export class ConfigFileReloader {
       case 'invalid':
         this.#tracked = text;
         this.#record('failure');
-        this.opts.log?.(`failed to load authentication config: ${attempt.error}`);
+        this.opts.log?.(`failed to load ${this.#subject} config: ${attempt.error}`);
         return;
       case 'retry':
         this.#record('failure');
-        this.opts.log?.(`failed to update authentication config: ${attempt.error}`);
+        this.opts.log?.(`failed to update ${this.#subject} config: ${attempt.error}`);
         return;
       case 'applied':
         this.#tracked = text;
         this.metrics.lastConfigHash = configHash(text);
         this.#record('success');
-        this.opts.log?.('reloaded authentication config');
+        this.opts.log?.(`reloaded ${this.#subject} config`);
     }
+  }
+
+  get #subject(): ReloadSubject {
+    return this.opts.subject ?? 'authentication';
   }
 
   #record(status: 'success' | 'failure'): void {

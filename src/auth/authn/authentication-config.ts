@@ -81,7 +81,7 @@ export class ConfigDecodeError extends Error {
 
 // --- the shape the decoder checks -----------------------------------------------------------------
 
-type Shape = 'string' | 'bool' | { list: Shape } | { fields: Record<string, Shape> };
+export type Shape = 'string' | 'bool' | { list: Shape } | { fields: Record<string, Shape> };
 
 const PREFIXED: Shape = { fields: { claim: 'string', prefix: 'string', expression: 'string' } };
 const JWT: Shape = {
@@ -120,7 +120,7 @@ const ROOT: Shape = {
 };
 
 /** Checks `v` against the shape; unknown fields and wrong types are reported as the strict decoder does. */
-function check(v: unknown, shape: Shape, path: string, errs: string[]): void {
+export function check(v: unknown, shape: Shape, path: string, errs: string[]): void {
   if (v === null || v === undefined) return;
   if (shape === 'string') {
     if (typeof v !== 'string')
