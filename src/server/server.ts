@@ -14,6 +14,7 @@ import { builtinKinds } from '../apis/index.ts';
 import { buildAuthentication } from '../auth/authn/config.ts';
 import { prepareServiceAccounts } from '../auth/authn/service-account-setup.ts';
 import type { ObjectReader } from '../auth/authn/types.ts';
+import { ensureDefaultPolicy } from '../auth/authz/bootstrap-policy/served-stores.ts';
 import { buildAuthorizer } from '../auth/authz/modes.ts';
 import type { AuthzChain } from '../auth/authz/union.ts';
 import { renderClientConfig } from '../client/client-config.ts';
@@ -166,6 +167,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   // Health: named checks as upstream names them; post-start hooks report through CompletionChecks.
   let shuttingDown = false;
   const namespacesHook = new CompletionCheck('poststarthook/start-system-namespaces-controller');
+  const rbacHook = new CompletionCheck('poststarthook/rbac/bootstrap-roles');
   const ping: HealthCheck = { name: 'ping', check: () => undefined };
   const log: HealthCheck = { name: 'log', check: () => undefined };
   const store: HealthCheck = {
@@ -180,11 +182,11 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     check: () => (shuttingDown ? new Error('process is shutting down') : undefined),
   };
   const grace = options.livezGracePeriodMs ?? DEFAULTS.livezGracePeriodMs;
-  const livez = [ping, log, store, namespacesHook].map((c) => withGracePeriod(c, startedAt, grace));
+  const livez = [ping, log, store, namespacesHook, rbacHook].map((c) => withGracePeriod(c, startedAt, grace));
   const health = {
     livez,
-    readyz: [ping, log, store, namespacesHook, shutdown],
-    healthz: [ping, log, store, namespacesHook],
+    readyz: [ping, log, store, namespacesHook, rbacHook, shutdown],
+    healthz: [ping, log, store, namespacesHook, rbacHook],
   };
 
   const clientCa =
@@ -325,10 +327,19 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   serverAddress = `${host}:${listener.port}`;
   const url = `https://${host}:${listener.port}`;
 
-  const ready = ensureNamespaces(served, systemNamespaces).then(
+  const namespacesReady = ensureNamespaces(served, systemNamespaces).then(
     () => namespacesHook.done(),
     (err: Error) => namespacesHook.fail(err),
   );
+  // The default RBAC policy, reconciled at every start once its namespaces exist.
+  const ready = namespacesReady
+    .then(() =>
+      ensureDefaultPolicy(served.lookup.bind(served), profile, (m) => process.stderr.write(`rbac: ${m}\n`)),
+    )
+    .then(
+      () => rbacHook.done(),
+      (err: Error) => rbacHook.fail(err),
+    );
 
   const logError = (message: string) => process.stderr.write(`${message}\n`);
   // The collector and the namespace deleter run here until the controller manager takes them over;
