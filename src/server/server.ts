@@ -16,7 +16,8 @@ import { prepareServiceAccounts } from '../auth/authn/service-account-setup.ts';
 import type { ObjectReader } from '../auth/authn/types.ts';
 import { ensureDefaultPolicy } from '../auth/authz/bootstrap-policy/served-stores.ts';
 import { buildAuthorizer } from '../auth/authz/modes.ts';
-import type { AuthzChain } from '../auth/authz/union.ts';
+import type { Authorizer } from '../auth/authz/types.ts';
+import { isRuleResolver } from '../auth/authz/union.ts';
 import { renderClientConfig } from '../client/client-config.ts';
 import { GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
 import { tooManyRequests } from '../machinery/status.ts';
@@ -122,7 +123,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   // TokenReview asks the token authenticators, which are built below from the served resources.
   let tokenReviewer: TokenReviewer | undefined;
   // The access reviews ask the authorizer chain, which is built below as well.
-  let reviewAuthz: AuthzChain | undefined;
+  let reviewAuthz: Authorizer | undefined;
   const serviceAccounts = prepareServiceAccounts({
     ...options.authentication,
     pkiDir: options.dataDir,
@@ -133,7 +134,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     builtinKinds(profile, {
       tokenReviewer: () => tokenReviewer,
       authorizer: () => reviewAuthz,
-      ruleResolver: () => reviewAuthz,
+      ruleResolver: () =>
+        reviewAuthz !== undefined && isRuleResolver(reviewAuthz) ? reviewAuthz : undefined,
     }),
     profile,
     serviceAccounts,

@@ -5,7 +5,8 @@
 import type { UserInfo } from '../authn/types.ts';
 import type { Attributes, Authorizer, RuleResolver, RulesResult, Verdict } from './types.ts';
 
-function isRuleResolver(a: Authorizer): a is Authorizer & RuleResolver {
+/** Whether an authorizer can list a user's rules (SelfSubjectRulesReview). */
+export function isRuleResolver(a: Authorizer): a is Authorizer & RuleResolver {
   return typeof (a as Partial<RuleResolver>).rulesFor === 'function';
 }
 
