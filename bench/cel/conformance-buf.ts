@@ -2,7 +2,16 @@
 // type checker (the checker module is not among the package's exports), so tests that only check a
 // deduced type count as "unsupported by API"; declared variable types are not used by its planner.
 
-import type { Candidate, Norm, Outcome, PbMessage, PbValue, SimpleTest, Spec } from './conformance-data.ts';
+import {
+  type Candidate,
+  type Norm,
+  type Outcome,
+  type PbMessage,
+  type PbValue,
+  primitiveNorm,
+  type SimpleTest,
+  type Spec,
+} from './conformance-data.ts';
 
 interface BufCel {
   parse(expr: string): unknown;
@@ -62,24 +71,14 @@ export async function bufCandidate(mod: (p: string) => string, spec: Spec): Prom
   };
 
   const output = (v: unknown): Norm => {
-    switch (typeof v) {
-      case 'bigint':
-        return { t: 'int', v };
-      case 'number':
-        return { t: 'double', v };
-      case 'string':
-        return { t: 'string', v };
-      case 'boolean':
-        return { t: 'bool', v };
-    }
-    if (v === null) return { t: 'null' };
-    if (v instanceof Uint8Array) return { t: 'bytes', v: Buffer.from(v).toString('hex') };
+    const p = primitiveNorm(v);
+    if (p !== undefined) return p;
     if (cel.isCelUint(v)) return { t: 'uint', v: v.value };
     if (cel.isCelType(v)) return { t: 'type', v: v.name };
     if (cel.isCelList(v)) return { t: 'list', v: [...v].map(output) };
     if (cel.isCelMap(v))
       return { t: 'map', v: [...v.entries()].map(([a, b]) => [output(a), output(b)] as [Norm, Norm]) };
-    if (typeof v === 'object' && 'message' in v)
+    if (typeof v === 'object' && v !== null && 'message' in v)
       return spec.messageNorm((v as { message: PbMessage }).message);
     throw new Error(`unrecognised value ${String(v)}`);
   };

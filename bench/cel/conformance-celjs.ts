@@ -3,7 +3,15 @@
 // types and values, wrapper types, containers, function declarations, disabling macros, error or
 // unknown bindings) makes the test count as failed, class "unsupported by API".
 
-import type { Candidate, Norm, Outcome, PbType, PbValue, SimpleTest } from './conformance-data.ts';
+import {
+  type Candidate,
+  type Norm,
+  type Outcome,
+  type PbType,
+  type PbValue,
+  primitiveNorm,
+  type SimpleTest,
+} from './conformance-data.ts';
 
 interface CelJsEnv {
   registerVariable(name: string, type: string): CelJsEnv;
@@ -91,18 +99,9 @@ export async function celJsCandidate(mod: (p: string) => string): Promise<Candid
   };
 
   const output = (v: unknown): Norm => {
-    switch (typeof v) {
-      case 'bigint':
-        return { t: 'int', v };
-      case 'number':
-        return { t: 'double', v };
-      case 'string':
-        return { t: 'string', v };
-      case 'boolean':
-        return { t: 'bool', v };
-    }
-    if (v === null || v === undefined) return { t: 'null' };
-    if (v instanceof Uint8Array) return { t: 'bytes', v: Buffer.from(v).toString('hex') };
+    const p = primitiveNorm(v);
+    if (p !== undefined) return p;
+    if (v === undefined) return { t: 'null' };
     if (v instanceof ev.UnsignedInt) return { t: 'uint', v: v.value };
     if (v instanceof ev.Duration) return { t: 'duration', s: v.seconds, n: v.nanos };
     if (v instanceof Date) {

@@ -218,6 +218,27 @@ const WRAPPERS: Record<string, (v: unknown) => Norm> = {
   'google.protobuf.BytesValue': (v) => ({ t: 'bytes', v: Buffer.from(v as Uint8Array).toString('hex') }),
 };
 
+/**
+ * The normal form of a value every candidate returns as the same JavaScript value (int as bigint,
+ * double as number, string, bool, null, bytes as Uint8Array); undefined for the rest, which each
+ * candidate represents its own way.
+ */
+export function primitiveNorm(v: unknown): Norm | undefined {
+  switch (typeof v) {
+    case 'bigint':
+      return { t: 'int', v };
+    case 'number':
+      return { t: 'double', v };
+    case 'string':
+      return { t: 'string', v };
+    case 'boolean':
+      return { t: 'bool', v };
+  }
+  if (v === null) return { t: 'null' };
+  if (v instanceof Uint8Array) return { t: 'bytes', v: Buffer.from(v).toString('hex') };
+  return undefined;
+}
+
 /** A canonical string of a normal form: map entries sorted, NaN equal to NaN, -0 distinct. */
 export function canon(n: Norm): string {
   switch (n.t) {

@@ -23,6 +23,7 @@ import type {
   SimpleTest,
   Spec,
 } from './conformance-data.ts';
+import { primitiveNorm } from './conformance-data.ts';
 
 /**
  * The extension libraries cel-go's own conformance run enables that the spec's files test: the
@@ -148,18 +149,9 @@ function unpack(any: PbAny, spec: Spec): PbMessage {
 }
 
 function output(v: unknown): Norm {
-  switch (typeof v) {
-    case 'bigint':
-      return { t: 'int', v };
-    case 'number':
-      return { t: 'double', v };
-    case 'string':
-      return { t: 'string', v };
-    case 'boolean':
-      return { t: 'bool', v };
-  }
-  if (v === null || v === undefined) return { t: 'null' };
-  if (v instanceof Uint8Array) return { t: 'bytes', v: Buffer.from(v).toString('hex') };
+  const p = primitiveNorm(v);
+  if (p !== undefined) return p;
+  if (v === undefined) return { t: 'null' };
   if (v instanceof UnsignedInt) return { t: 'uint', v: v.value };
   if (v instanceof Duration) return { t: 'duration', s: v.seconds, n: v.nanos };
   if (v instanceof Date) {
