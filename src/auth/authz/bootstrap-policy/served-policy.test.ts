@@ -17,6 +17,11 @@ const profile = namingProfile('spec');
 const n = policyNames(profile);
 const G = n.rbacGroup;
 
+interface Role {
+  metadata: { name: string; resourceVersion: string; annotations?: Record<string, string> };
+  rules: { verbs: string[]; resources?: string[]; nonResourceURLs?: string[] }[];
+}
+
 describe('default RBAC policy on a server', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bootstrap-policy-'));
   let stop: (() => Promise<void>) | undefined;
@@ -35,7 +40,9 @@ describe('default RBAC policy on a server', () => {
   const list = async (path: string) => {
     const r = await call({ path: `/apis/${G}/v1/${path}` });
     assert.equal(r.status, 200, r.body);
-    return r.json().items as { metadata: { name: string; namespace?: string; resourceVersion: string } }[];
+    return (r.json() as { items: unknown[] }).items as {
+      metadata: { name: string; namespace?: string; resourceVersion: string };
+    }[];
   };
 
   before(start);
@@ -55,9 +62,9 @@ describe('default RBAC policy on a server', () => {
     const sel = await call({
       path: `/apis/${G}/v1/clusterroles?labelSelector=${encodeURIComponent(`${n.bootstrappingLabel}=rbac-defaults`)}`,
     });
-    assert.equal(sel.json().items.length, p.clusterRoles.length);
+    assert.equal((sel.json() as { items: unknown[] }).items.length, p.clusterRoles.length);
     const admin = await call({ path: `/apis/${G}/v1/clusterroles/cluster-admin` });
-    assert.deepEqual(admin.json().rules, [
+    assert.deepEqual((admin.json() as unknown as Role).rules, [
       { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
       { verbs: ['*'], nonResourceURLs: ['*'] },
     ]);
@@ -76,11 +83,11 @@ describe('default RBAC policy on a server', () => {
 
   it('re-adds a removed rule at the next start, and leaves autoupdate "false" alone', async () => {
     const path = (name: string) => `/apis/${G}/v1/clusterroles/${encodeURIComponent(name)}`;
-    const get = async (name: string) => (await call({ path: path(name) })).json();
+    const get = async (name: string) => (await call({ path: path(name) })).json() as unknown as Role;
     const put = async (obj: unknown, name: string) => {
       const r = await call({ method: 'PUT', path: path(name), body: JSON.stringify(obj) });
       assert.equal(r.status, 200, r.body);
-      return r.json();
+      return r.json() as unknown as Role;
     };
     const basic = await get('system:basic-user');
     const extra = { verbs: ['get'], apiGroups: [''], resources: ['configmaps'] };
@@ -97,7 +104,7 @@ describe('default RBAC policy on a server', () => {
     await restart();
     const basicAfter = await get('system:basic-user');
     assert.deepEqual(basicAfter.rules[0], extra);
-    const grants = (basicAfter.rules as { verbs: string[]; resources?: string[] }[]).flatMap((r) =>
+    const grants = basicAfter.rules.flatMap((r) =>
       (r.resources ?? []).map((res) => `${r.verbs.join()}:${res}`),
     );
     assert.ok(grants.includes('create:selfsubjectaccessreviews'));
