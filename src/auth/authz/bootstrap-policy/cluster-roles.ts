@@ -1,7 +1,10 @@
 // The default ClusterRoles (upstream's bootstrappolicy ClusterRoles() with kube-apiserver 1.35's
 // default feature gates), each rule as upstream states it, names and groups through the naming
 // profile (names.ts). Roles naming resources this server does not serve yet keep them: they are
-// upstream's facts, and a resource added later is covered from its first day.
+// upstream's facts, and a resource added later is covered from its first day. Gated rules follow
+// 1.35's defaults: KubeletFineGrainedAuthz and the service account token for credential providers
+// on; ComponentStatusz (/statusz for system:monitoring) and DRAExtendedResource (the scheduler
+// creating ResourceClaims) off.
 
 import { eventsRule, type PolicyNames, READ, READ_WRITE, rule, urls, WRITE } from './names.ts';
 import { clusterRole, type RoleObject } from './objects.ts';
@@ -395,7 +398,6 @@ function schedulerRules(n: PolicyNames) {
     rule(['get', 'list', 'watch', 'update', 'patch'], [resource], ['resourceclaims/status']),
     rule(['update'], [''], ['pods/finalizers']),
     rule(READ, [resource], ['resourceslices']),
-    rule(['create', 'delete'], [resource], ['resourceclaims']),
   ];
 }
 
