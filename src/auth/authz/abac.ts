@@ -10,8 +10,9 @@
 
 import { readFileSync } from 'node:fs';
 import { type NamingProfile, namingProfile } from '../../naming/profile.ts';
+import type { UserInfo } from '../authn/types.ts';
 import { GROUP_AUTHENTICATED } from '../authn/types.ts';
-import type { Attributes, Authorizer, Verdict } from './types.ts';
+import type { Attributes, Authorizer, RuleResolver, RulesResult, Verdict } from './types.ts';
 
 export interface AbacPolicy {
   user: string;
@@ -140,16 +141,16 @@ export function loadPolicyFile(path: string, profile?: NamingProfile): AbacPolic
   return policies;
 }
 
-function subjectMatches(p: AbacPolicy, a: Attributes): boolean {
+function subjectMatches(p: AbacPolicy, user: UserInfo): boolean {
   let matched = false;
   if (p.user !== '') {
     if (p.user === '*') matched = true;
-    else if (p.user === a.user.username) matched = true;
+    else if (p.user === user.username) matched = true;
     else return false;
   }
   if (p.group !== '') {
     if (p.group === '*') matched = true;
-    else if (a.user.groups.includes(p.group)) matched = true;
+    else if (user.groups.includes(p.group)) matched = true;
     else return false;
   }
   return matched;
@@ -172,13 +173,13 @@ function nonResourceMatches(p: AbacPolicy, a: Attributes): boolean {
 }
 
 export function policyMatches(p: AbacPolicy, a: Attributes): boolean {
-  if (!subjectMatches(p, a)) return false;
+  if (!subjectMatches(p, a.user)) return false;
   // Every policy allows reading; only a policy that is not read-only allows the rest.
   if (!READ_ONLY_VERBS.has(a.verb) && p.readonly) return false;
   return resourceMatches(p, a) || nonResourceMatches(p, a);
 }
 
-export class AbacAuthorizer implements Authorizer {
+export class AbacAuthorizer implements Authorizer, RuleResolver {
   constructor(readonly policies: readonly AbacPolicy[]) {}
 
   static fromFile(path: string, profile?: NamingProfile): AbacAuthorizer {
@@ -188,5 +189,24 @@ export class AbacAuthorizer implements Authorizer {
   authorize(a: Attributes): Verdict {
     for (const p of this.policies) if (policyMatches(p, a)) return { decision: 'allow', reason: '' };
     return { decision: 'noOpinion', reason: 'No policy matched.' };
+  }
+
+  /** The policies of the user in the namespace, as rules (read-only ones as get, list, watch). */
+  rulesFor(user: UserInfo, namespace: string): RulesResult {
+    const out: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
+    for (const p of this.policies) {
+      if (!subjectMatches(p, user) || (p.namespace !== '*' && p.namespace !== namespace)) continue;
+      const verbs = p.readonly ? ['get', 'list', 'watch'] : ['*'];
+      if (p.resource !== '')
+        out.resourceRules.push({
+          verbs,
+          apiGroups: [p.apiGroup],
+          resources: [p.resource],
+          resourceNames: [],
+        });
+      if (p.nonResourcePath !== '')
+        out.nonResourceRules.push({ verbs, nonResourceURLs: [p.nonResourcePath] });
+    }
+    return out;
   }
 }

@@ -17,7 +17,14 @@ import { groupName, type NamingProfile, namingProfile } from '../../naming/profi
 import type { WebhookBackoff } from '../authn/token-webhook.ts';
 import type { WebhookClientConfig } from '../authn/webhook-client-config.ts';
 import { evaluateMatchConditions } from './match-conditions.ts';
-import type { Attributes, Authorizer, SelectorRequirement, Verdict } from './types.ts';
+import type {
+  Attributes,
+  Authorizer,
+  RuleResolver,
+  RulesResult,
+  SelectorRequirement,
+  Verdict,
+} from './types.ts';
 import { WebhookCallError, WebhookPoster } from './webhook-request.ts';
 
 const UPSTREAM_GROUP = `authorization.${namingProfile('upstream').groupDomain}`;
@@ -137,7 +144,7 @@ function controlledSize(a: Attributes): number {
   );
 }
 
-export class WebhookAuthorizer implements Authorizer {
+export class WebhookAuthorizer implements Authorizer, RuleResolver {
   private readonly poster: WebhookPoster;
   private readonly groups: readonly string[];
   private readonly cache = new Map<string, { status: ReviewStatus; expires: number }>();
@@ -151,6 +158,16 @@ export class WebhookAuthorizer implements Authorizer {
 
   close(): void {
     this.poster.close();
+  }
+
+  /** A webhook cannot say what it would allow: nothing listed, incomplete, as upstream's. */
+  rulesFor(): RulesResult {
+    return {
+      resourceRules: [],
+      nonResourceRules: [],
+      incomplete: true,
+      evaluationError: 'webhook authorizer does not support user rule resolution',
+    };
   }
 
   private onError(error: string): Verdict {

@@ -1,0 +1,218 @@
+// The authorizer chain as the options ask for it, built in this one place: the privileged group
+// (system:masters) first as upstream puts it, health and version for anyone, then either the
+// --authorization-mode list in its order (with the ABAC policy file and the webhook flags) or the
+// authorizers of an --authorization-config file, which is reloaded on change and every minute (an
+// invalid new file keeps the authorizers in force, and is logged and counted). Without either, the
+// default chain of modes.ts applies. Flag combinations upstream refuses stop the start here.
+
+import { readFileSync } from 'node:fs';
+import { type NamingProfile, namingProfile } from '../../naming/profile.ts';
+import { ConfigFileReloader, type ReloadAttempt } from '../authn/authentication-config-reload.ts';
+import type { UserInfo } from '../authn/types.ts';
+import { loadWebhookClientConfig } from '../authn/webhook-client-config.ts';
+import { AbacAuthorizer } from './abac.ts';
+import { alwaysAllow, alwaysDeny } from './always.ts';
+import { authenticatedUsers } from './authenticated-users.ts';
+import {
+  type AuthorizationConfiguration,
+  decodeAuthorizationConfig,
+  IN_CLUSTER_CONFIG,
+} from './authorization-config.ts';
+import { validateAuthorizationConfig } from './authorization-config-validation.ts';
+import { discoveryInfo } from './discovery-info.ts';
+import type { AuthorizationMode } from './modes.ts';
+import { nodePlaceholder } from './node.ts';
+import { AUTHZ_DEFAULTS, type AuthorizationOptions, validateAuthorizationOptions } from './options.ts';
+import { privilegedGroups } from './privileged-groups.ts';
+import { publicInfo } from './public-info.ts';
+import type { Attributes, Authorizer, RuleResolver, RulesResult, Verdict } from './types.ts';
+import { AuthzChain } from './union.ts';
+import { AUTHZ_WEBHOOK_TIMEOUT_MS, WebhookAuthorizer } from './webhook.ts';
+
+export interface AuthzSetup extends AuthorizationOptions {
+  /** `--authorization-mode` as given; undefined is the default chain. */
+  modes?: readonly AuthorizationMode[];
+  profile?: NamingProfile;
+  /** Builds the RBAC authorizer (it reads the server's watch cache); the RBAC mode needs it. */
+  rbac?: () => Authorizer;
+  log?: (message: string) => void;
+  /** Periodic re-check of the configuration file (upstream: one minute). */
+  reloadIntervalMs?: number;
+}
+
+export interface Authorization {
+  /** What the request filter asks. */
+  authorizer: AuthzChain;
+  /** The configuration file's reloader (its metrics), with --authorization-config only. */
+  reloader?: ConfigFileReloader;
+  /** Stops reloads and webhook connections. */
+  close(): void;
+}
+
+/** A set of authorizers and what must be closed with them. */
+interface Built {
+  chain: AuthzChain;
+  closers: (() => void)[];
+}
+
+function rbacOf(o: AuthzSetup): Authorizer {
+  if (o.rbac === undefined) throw new Error('authorization mode RBAC is not available in this server');
+  return o.rbac();
+}
+
+function authorizerFor(m: AuthorizationMode, o: AuthzSetup, closers: (() => void)[]): Authorizer {
+  const profile = o.profile ?? namingProfile('spec');
+  switch (m) {
+    case 'AlwaysAllow':
+      return alwaysAllow;
+    case 'AlwaysDeny':
+      return alwaysDeny;
+    case 'Node':
+      return nodePlaceholder;
+    case 'RBAC':
+      return rbacOf(o);
+    case 'ABAC':
+      return AbacAuthorizer.fromFile(o.policyFile ?? '', profile);
+    case 'Webhook': {
+      const w = o.webhook ?? {};
+      const authz = new WebhookAuthorizer({
+        config: loadWebhookClientConfig(w.configFile ?? ''),
+        version: w.version ?? AUTHZ_DEFAULTS.webhookVersion,
+        authorizedTtlMs: w.authorizedTtlMs ?? AUTHZ_DEFAULTS.webhookAuthorizedTtlMs,
+        unauthorizedTtlMs: w.unauthorizedTtlMs ?? AUTHZ_DEFAULTS.webhookUnauthorizedTtlMs,
+        timeoutMs: AUTHZ_WEBHOOK_TIMEOUT_MS,
+        profile,
+      });
+      closers.push(() => authz.close());
+      return authz;
+    }
+  }
+  throw new Error(`unknown authorization mode ${JSON.stringify(m)}`);
+}
+
+function fromModes(o: AuthzSetup, modes: readonly AuthorizationMode[]): Built {
+  const closers: (() => void)[] = [];
+  try {
+    return { chain: new AuthzChain(modes.map((m) => authorizerFor(m, o, closers))), closers };
+  } catch (err) {
+    for (const c of closers) c();
+    throw err;
+  }
+}
+
+/** The authorizers of a validated configuration; throws (closing what it built) when one cannot be made. */
+function fromConfiguration(o: AuthzSetup, c: AuthorizationConfiguration): Built {
+  const conditions = validateAuthorizationConfig(c);
+  const closers: (() => void)[] = [];
+  try {
+    const list = c.authorizers.map((a, i): Authorizer => {
+      if (a.type !== 'Webhook' || a.webhook === undefined) {
+        return authorizerFor(a.type as AuthorizationMode, o, closers);
+      }
+      const w = a.webhook;
+      if (w.connectionInfo.type === IN_CLUSTER_CONFIG) {
+        throw new Error(
+          `authorizers[${i}].webhook.connectionInfo.type: ${IN_CLUSTER_CONFIG} is not supported: the API server cannot call itself as an authorization webhook`,
+        );
+      }
+      const authz = new WebhookAuthorizer({
+        config: loadWebhookClientConfig(w.connectionInfo.configFile ?? ''),
+        version: w.subjectAccessReviewVersion as 'v1' | 'v1beta1',
+        authorizedTtlMs: w.authorizedTTL,
+        unauthorizedTtlMs: w.unauthorizedTTL,
+        cacheAuthorized: w.cacheAuthorizedRequests,
+        cacheUnauthorized: w.cacheUnauthorizedRequests,
+        timeoutMs: w.timeout,
+        failurePolicy: w.failurePolicy as 'NoOpinion' | 'Deny',
+        matchConditions: conditions.get(i) ?? [],
+        profile: o.profile,
+      });
+      closers.push(() => authz.close());
+      return authz;
+    });
+    return { chain: new AuthzChain(list), closers };
+  } catch (err) {
+    for (const c of closers) c();
+    throw err;
+  }
+}
+
+/** The configuration file's authorizers, swapped whole when a new valid file is applied. */
+class ReloadingChain implements Authorizer, RuleResolver {
+  constructor(private current: Built) {}
+
+  authorize(a: Attributes): Promise<Verdict> {
+    return this.current.chain.authorize(a);
+  }
+
+  rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
+    return this.current.chain.rulesFor(user, namespace);
+  }
+
+  swap(next: Built): void {
+    const old = this.current;
+    this.current = next;
+    for (const c of old.closers) c();
+  }
+
+  close(): void {
+    for (const c of this.current.closers) c();
+  }
+}
+
+function fromConfigFile(
+  o: AuthzSetup,
+  file: string,
+): { inner: ReloadingChain; reloader: ConfigFileReloader } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`failed to read authorization config file ${file}: ${(err as Error).message}`);
+  }
+  const inner = new ReloadingChain(fromConfiguration(o, decodeAuthorizationConfig(text, o.profile)));
+  const apply = async (next: string): Promise<ReloadAttempt> => {
+    try {
+      inner.swap(fromConfiguration(o, decodeAuthorizationConfig(next, o.profile)));
+      return { kind: 'applied' };
+    } catch (err) {
+      return { kind: 'invalid', error: (err as Error).message };
+    }
+  };
+  const reloader = new ConfigFileReloader({
+    file,
+    initialText: text,
+    apply,
+    intervalMs: o.reloadIntervalMs,
+    log: o.log,
+    subject: 'authorization',
+  }).start();
+  return { inner, reloader };
+}
+
+/** Throws (the server does not start) for refused flag combinations and bad files. */
+export function buildAuthorization(o: AuthzSetup): Authorization {
+  validateAuthorizationOptions(o.modes, o);
+  const front = [privilegedGroups(), publicInfo];
+  if (o.configFile !== undefined && o.configFile !== '') {
+    const { inner, reloader } = fromConfigFile(o, o.configFile);
+    return {
+      authorizer: new AuthzChain([...front, inner]),
+      reloader,
+      close() {
+        reloader.close();
+        inner.close();
+      },
+    };
+  }
+  if (o.modes === undefined) {
+    return { authorizer: new AuthzChain([...front, discoveryInfo, authenticatedUsers]), close() {} };
+  }
+  const built = fromModes(o, o.modes);
+  return {
+    authorizer: new AuthzChain([...front, built.chain]),
+    close() {
+      for (const c of built.closers) c();
+    },
+  };
+}
