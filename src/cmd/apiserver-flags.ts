@@ -6,6 +6,7 @@ import type { ProfileName } from '../naming/profile.ts';
 import { CONNECTION_DEFAULTS } from '../server/listener.ts';
 import type { ServerOptions } from '../server/options.ts';
 import { AUTHN_FLAGS, authenticationOptionsFrom } from './authn-flags.ts';
+import { AUTHZ_FLAGS, authorizationOptionsFrom } from './authz-flags.ts';
 import { FlagError, type FlagSpec, flag, HelpRequested, parseFlagsGiven, usage } from './flag-parser.ts';
 import { bool, duration, list, port, positive, seconds, text } from './flag-values.ts';
 
@@ -204,6 +205,7 @@ const FLAGS: FlagSpec[] = [
     default: 'spec',
   }),
   ...AUTHN_FLAGS,
+  ...AUTHZ_FLAGS,
 ];
 
 /** The program's --help text. */
@@ -248,5 +250,6 @@ export function parseApiserverFlags(argv: string[], name: string): ServerOptions
     http2MaxStreamsPerConnection: f['http2-max-streams-per-connection'] as number,
     maxConnections: f['max-connections'] as number,
     authentication: authenticationOptionsFrom(f, given),
+    authorization: authorizationOptionsFrom(f, given),
   };
 }

@@ -3,6 +3,7 @@
 
 import type { AuthenticationOptions } from '../auth/authn/options.ts';
 import type { AuthorizationMode } from '../auth/authz/modes.ts';
+import type { AuthorizationOptions } from '../auth/authz/options.ts';
 import type { ProfileName } from '../naming/profile.ts';
 import type { WatchBudget, WatchBudgetLimits } from './handlers/watch-budget.ts';
 
@@ -38,6 +39,8 @@ export interface ServerOptions {
    * only health, version, discovery and OpenAPI (until RBAC).
    */
   authorizationModes?: AuthorizationMode[];
+  /** The ABAC policy file, the `--authorization-webhook-*` flags, `--authorization-config`. */
+  authorization?: AuthorizationOptions;
   featureGates?: Record<string, boolean>;
   /** Liveness failures are ignored this long after start. */
   livezGracePeriodMs?: number;

@@ -15,7 +15,8 @@ import { buildAuthentication } from '../auth/authn/config.ts';
 import { prepareServiceAccounts } from '../auth/authn/service-account-setup.ts';
 import type { ObjectReader } from '../auth/authn/types.ts';
 import { ensureDefaultPolicy } from '../auth/authz/bootstrap-policy/served-stores.ts';
-import { buildAuthorizer } from '../auth/authz/modes.ts';
+import { buildAuthorization } from '../auth/authz/config.ts';
+import { createRbacAuthorizer, type RbacAuthorizerHandle } from '../auth/authz/rbac/create.ts';
 import type { Authorizer } from '../auth/authz/types.ts';
 import { isRuleResolver } from '../auth/authz/union.ts';
 import { renderClientConfig } from '../client/client-config.ts';
@@ -25,6 +26,7 @@ import { namespaceFinalizer } from '../naming/finalizers.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import { CachedStorage } from '../storage/cacher/index.ts';
 import type { Storage } from '../storage/interface.ts';
+import { servedRbacSource } from './authz-feed.ts';
 import { serverCodecs } from './codecs.ts';
 import { compose, type RequestContext } from './context.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
@@ -222,7 +224,29 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     authenticateToken: (token, audiences) => authentication.tokens.authenticateToken(token, audiences),
     apiAudiences: authentication.apiAudiences,
   };
-  const authz = buildAuthorizer(options.authorizationModes);
+  // Bad authorization flags or files stop the start here too. RBAC follows the served RBAC kinds.
+  const logAuthz = (m: string) => process.stderr.write(`authorization: ${m}\n`);
+  const rbacHandles: RbacAuthorizerHandle[] = [];
+  let authorization: ReturnType<typeof buildAuthorization>;
+  try {
+    authorization = buildAuthorization({
+      ...options.authorization,
+      modes: options.authorizationModes,
+      profile,
+      rbac: () => {
+        const h = createRbacAuthorizer(servedRbacSource(served, profile, logAuthz), { profile });
+        rbacHandles.push(h);
+        return h.authorizer;
+      },
+      log: logAuthz,
+    });
+  } catch (err) {
+    for (const h of rbacHandles) h.stop();
+    authentication.close();
+    await storage.close();
+    throw err;
+  }
+  const authz = authorization.authorizer;
   reviewAuthz = authz;
   let serverAddress = '';
   const router = withIssuerDiscovery(
@@ -395,6 +419,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         await controllersStarted;
         for (const c of controllers) c.stop();
         authentication.close();
+        authorization.close();
+        for (const h of rbacHandles) h.stop();
         await storage.close();
         lock.release();
       })();
