@@ -14,3 +14,4 @@ export {
   reconciledBinding,
   reconciledRole,
 } from './reconcile.ts';
+export { ensureDefaultPolicy, type ServedPolicyResource, servedPolicyStores } from './served-stores.ts';
