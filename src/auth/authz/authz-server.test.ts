@@ -122,7 +122,7 @@ describe('Webhook mode on a server', () => {
     );
     const broken = await api.call({ path: '/api/v1/namespaces', ...bearer('garbage-token') });
     assert.equal(broken.status, 500);
-    assert.match(broken.json().message, /^Internal error occurred: /);
+    assert.match(String(broken.json().message), /^Internal error occurred: /);
     assert.equal((await api.call({ path: '/api/v1/namespaces' })).status, 200);
   });
 });
