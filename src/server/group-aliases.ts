@@ -2,8 +2,10 @@
 // mechanism for all groups: an alias kind is the canonical kind with the group swapped in its
 // resource names and schema, served by a store over the canonical kind's keys. Objects are the same
 // objects; whatever the store answers (objects, lists, watch events, errors) carries the group of
-// the path that was asked. Aliases stay out of discovery and OpenAPI: they are never in the list
-// those documents are built from. Authorization and admission see the canonical group, so one
+// the path that was asked. Aliases are advertised in discovery and OpenAPI after the canonical
+// groups: clients that map kinds through discovery (kubectl apply of an upstream-named manifest,
+// controller-runtime's REST mapper) need them there, and a bare resource name still resolves to
+// the canonical group, listed first. Authorization and admission see the canonical group, so one
 // role and one webhook rule govern both paths.
 
 import { upstreamGroupAlias } from '../naming/group-aliases.ts';

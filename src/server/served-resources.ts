@@ -53,9 +53,14 @@ function fieldManagers(kind: KindDefinition): (subresource: string) => FieldMana
 export class ServedResources {
   private readonly byPath = new Map<string, ServedResource>();
   private readonly groupVersions = new Set<string>();
-  /** What discovery, OpenAPI and the codecs are built from: aliases are not in it. */
+  /** The canonical resources: what controllers and the codecs start from. */
   readonly list: ServedResource[] = [];
-  /** The same resources under upstream-named alias groups (served, never advertised). */
+  /**
+   * The same resources under upstream-named alias groups. Advertised after the canonical ones
+   * (discovery, OpenAPI), so clients that map kinds through discovery (kubectl apply of an
+   * upstream-named manifest, controller-runtime's REST mapper) find them, while a bare resource
+   * name (`kubectl get roles`) still resolves to the canonical group, which comes first.
+   */
   readonly aliases: ServedResource[] = [];
   /** Alias group to canonical group. */
   readonly groupAliases = new Map<string, string>();
@@ -88,6 +93,11 @@ export class ServedResources {
     }
   }
 
+  /** Every kind OpenAPI documents: the canonical ones, then their aliases. */
+  advertisedKinds(): KindDefinition[] {
+    return [...this.list, ...this.aliases].map((r) => r.kind);
+  }
+
   /** The resources kept in storage (not the reviews): what controllers list and watch. */
   get stored(): ServedResource[] {
     return this.list.filter((r) => r.kind.review === undefined);
@@ -103,7 +113,7 @@ export class ServedResources {
 
   /** Each resource's names, with the kind of every sub-resource served in another shape. */
   resources(): ResourceInfo[] {
-    return this.list.map(({ kind }) => {
+    return [...this.list, ...this.aliases].map(({ kind }) => {
       if (kind.views === undefined && kind.actions === undefined) return kind.resource;
       const subresourceKinds = Object.fromEntries(
         Object.entries({ ...kind.views, ...kind.actions }).map(([name, v]) => [

@@ -253,7 +253,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     buildRouter({
       env,
       discoveryGroups: [groupName(profile, 'apidiscovery'), UPSTREAM_ALIASES.discoveryGroup],
-      openapi: buildOpenApi(kinds, profile),
+      openapi: buildOpenApi(served.advertisedKinds(), profile),
       health,
       version: versionDocument(),
       serverAddress: () => serverAddress,

@@ -144,6 +144,30 @@ for (const k of KUBECTLS) {
       assert.match(table, /^devs-view\s+ClusterRole\/view\s+/m);
     });
 
+    it('applies an upstream-named manifest, client-side and server-side', async () => {
+      // Every existing manifest and chart names the upstream group; kubectl maps its kinds through
+      // discovery, where the alias is advertised after the profile's group.
+      const manifest = [
+        `apiVersion: ${UG}/v1`,
+        'kind: Role',
+        'metadata:',
+        '  name: applied',
+        '  namespace: default',
+        'rules:',
+        '- apiGroups: [""]',
+        '  resources: ["secrets"]',
+        '  verbs: ["get"]',
+        '',
+      ].join('\n');
+      const client = await kubectl(k.path, ts, ['apply', '-f', '-'], manifest);
+      assert.equal(client.code, 0, client.stderr);
+      assert.match(client.stdout, /role\.rbac\.authorization\.k8s\.io\/applied created/);
+      const server = await kubectl(k.path, ts, ['apply', '--server-side', '-f', '-'], manifest);
+      assert.equal(server.code, 0, server.stderr);
+      assert.match(server.stdout, /role\.rbac\.authorization\.k8s\.io\/applied serverside-applied/);
+      await ok('delete', 'role', 'applied', '-n', 'default');
+    });
+
     it('deletes', async () => {
       await ok('delete', 'clusterrolebinding', 'devs-view');
       await ok('delete', 'rolebinding', 'alice-admin', '-n', 'default');

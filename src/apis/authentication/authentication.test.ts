@@ -176,7 +176,7 @@ describe('authentication API', () => {
     assert.equal(((back.status as Json).userInfo as Json).username, 'admin');
   });
 
-  it('discovery lists both kinds with create alone, under the profile group only', async () => {
+  it('discovery lists both kinds with create alone, under the profile group and its alias', async () => {
     const doc = (await ts.call({ path: `/apis/${GROUP}/v1` })).json();
     const resources = doc.resources as Json[];
     assert.deepEqual(
@@ -186,7 +186,15 @@ describe('authentication API', () => {
         ['selfsubjectreviews', 'selfsubjectreview', false, 'SelfSubjectReview', ['create']],
       ],
     );
-    assert.equal((await ts.call({ path: `/apis/${UPSTREAM_GROUP}/v1` })).status, 404);
+    // The upstream-named alias is advertised too, with the same resources.
+    const alias = (await ts.call({ path: `/apis/${UPSTREAM_GROUP}/v1` })).json();
+    assert.deepEqual(
+      (alias.resources as Json[]).map((r) => [r.name, r.kind, r.verbs]),
+      [
+        ['tokenreviews', 'TokenReview', ['create']],
+        ['selfsubjectreviews', 'SelfSubjectReview', ['create']],
+      ],
+    );
   });
 
   it('OpenAPI has the POST operations and the schemas', async () => {
