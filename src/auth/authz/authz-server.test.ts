@@ -126,3 +126,41 @@ describe('Webhook mode on a server', () => {
     assert.equal((await api.call({ path: '/api/v1/namespaces' })).status, 200);
   });
 });
+
+describe('selectors in the webhook review', () => {
+  it('a list sends its field and label selectors as requirements', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webhook-selectors-'));
+    const webhook = await startAuthzWebhook(() => ({ status: { allowed: true } }));
+    const api = await startTestApiServer({
+      tokenAuthFile: tokenFile(dir),
+      authorizationModes: ['Webhook'],
+      authorization: { webhook: { configFile: webhook.writeClientConfig(dir), version: 'v1beta1' } },
+    });
+    try {
+      const q = new URLSearchParams({
+        fieldSelector: 'metadata.name!=x',
+        labelSelector: 'app in (b,a),!gone,tier',
+      });
+      const r = await api.call({
+        path: `/api/v1/namespaces/default/configmaps?${q}`,
+        ...bearer('alice-token'),
+      });
+      assert.equal(r.status, 200, r.body);
+      const ra = webhook.seen.at(-1)?.spec.resourceAttributes as Record<string, unknown>;
+      assert.deepEqual(ra.fieldSelector, {
+        requirements: [{ key: 'metadata.name', operator: 'NotIn', values: ['x'] }],
+      });
+      assert.deepEqual(ra.labelSelector, {
+        requirements: [
+          { key: 'app', operator: 'In', values: ['a', 'b'] },
+          { key: 'gone', operator: 'DoesNotExist' },
+          { key: 'tier', operator: 'Exists' },
+        ],
+      });
+    } finally {
+      await api.stop();
+      await webhook.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

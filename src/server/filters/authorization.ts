@@ -2,6 +2,7 @@
 // allow is a 403 naming what was denied, or a 500 when an authorizer could not decide (a webhook
 // down), as upstream answers: the decision is looked at before the error.
 
+import { selectorAttributes } from '../../auth/authz/selectors.ts';
 import type { Authorizer } from '../../auth/authz/types.ts';
 import { forbiddenByAuthorization, internalError } from '../../machinery/status.ts';
 import type { Filter } from '../context.ts';
@@ -21,6 +22,7 @@ export function authorization(authorizer: Authorizer): Filter {
       subresource: info.subresource,
       namespace: info.namespace,
       name: info.name,
+      ...selectorAttributes(info.verb, ctx.query),
     });
     if (verdict.decision !== 'allow') {
       if (verdict.error !== undefined) throw internalError(verdict.error);
