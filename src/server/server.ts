@@ -14,13 +14,15 @@ import { builtinKinds } from '../apis/index.ts';
 import { buildAuthentication } from '../auth/authn/config.ts';
 import { prepareServiceAccounts } from '../auth/authn/service-account-setup.ts';
 import type { ObjectReader } from '../auth/authn/types.ts';
+import { alwaysDeny } from '../auth/authz/always.ts';
 import { ensureDefaultPolicy } from '../auth/authz/bootstrap-policy/served-stores.ts';
 import { buildAuthorization } from '../auth/authz/config.ts';
 import { createRbacAuthorizer, type RbacAuthorizerHandle } from '../auth/authz/rbac/create.ts';
+import { rbacEscalationCheck } from '../auth/authz/rbac/escalation.ts';
 import type { Authorizer } from '../auth/authz/types.ts';
 import { isRuleResolver } from '../auth/authz/union.ts';
 import { renderClientConfig } from '../client/client-config.ts';
-import { GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
+import { ClusterRoleAggregation, GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
 import { tooManyRequests } from '../machinery/status.ts';
 import { namespaceFinalizer } from '../naming/finalizers.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
@@ -149,8 +151,20 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     componentName(profile, 'public'),
     componentName(profile, 'node-lease'),
   ];
+  // Writes of the RBAC kinds are checked for escalation whatever the modes, as upstream does: the
+  // rules from the RBAC index built below, `escalate` and `bind` asked of the whole chain.
+  const rbacGroupName = groupName(profile, 'rbac.authorization');
+  let rbac: RbacAuthorizerHandle | undefined;
   const admission = new AdmissionChain([
     namespaceLifecycle({ get: (name) => served.namespace(name) }, systemNamespaces),
+    rbacEscalationCheck({
+      group: rbacGroupName,
+      authorizer: () => reviewAuthz ?? alwaysDeny,
+      rules: () => {
+        if (rbac === undefined) throw new Error('the RBAC index is not started');
+        return rbac.rules;
+      },
+    }),
   ]);
   const metaGroups = [groupName(profile, 'meta'), UPSTREAM_ALIASES.metaGroup];
   const gate = featureGates(options.featureGates);
@@ -226,22 +240,20 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   };
   // Bad authorization flags or files stop the start here too. RBAC follows the served RBAC kinds.
   const logAuthz = (m: string) => process.stderr.write(`authorization: ${m}\n`);
-  const rbacHandles: RbacAuthorizerHandle[] = [];
+  // One RBAC index serves the RBAC mode (when chosen) and the escalation checks.
+  rbac = createRbacAuthorizer(servedRbacSource(served, profile, logAuthz), { profile });
+  const rbacHandle = rbac;
   let authorization: ReturnType<typeof buildAuthorization>;
   try {
     authorization = buildAuthorization({
       ...options.authorization,
       modes: options.authorizationModes,
       profile,
-      rbac: () => {
-        const h = createRbacAuthorizer(servedRbacSource(served, profile, logAuthz), { profile });
-        rbacHandles.push(h);
-        return h.authorizer;
-      },
+      rbac: () => rbacHandle.authorizer,
       log: logAuthz,
     });
   } catch (err) {
-    for (const h of rbacHandles) h.stop();
+    rbacHandle.stop();
     authentication.close();
     await storage.close();
     throw err;
@@ -347,6 +359,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       headerTimeoutMs: options.headerTimeoutMs ?? CONNECTION_DEFAULTS.headerTimeoutMs,
     },
   }).catch(async (err) => {
+    rbacHandle.stop();
     await storage.close();
     throw err;
   });
@@ -375,6 +388,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     (options.controllers ?? DEFAULTS.controllers)
       ? [
           new GarbageCollector(served.stored, logError, controllerManager),
+          new ClusterRoleAggregation(served.stored, { group: rbacGroupName, log: logError }),
           new NamespaceDeleter(served.stored, {
             finalizer: namespaceFinalizer(profile),
             log: logError,
@@ -420,7 +434,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         for (const c of controllers) c.stop();
         authentication.close();
         authorization.close();
-        for (const h of rbacHandles) h.stop();
+        rbacHandle.stop();
         await storage.close();
         lock.release();
       })();

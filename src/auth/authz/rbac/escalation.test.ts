@@ -81,7 +81,7 @@ function setup() {
   ]);
   const rbac = createRbacAuthorizer(source);
   const chain = new AuthzChain([privilegedGroups(), rbac.authorizer]);
-  const plugin = rbacEscalationCheck({ group: G, authorizer: () => chain, rules: rbac.rules });
+  const plugin = rbacEscalationCheck({ group: G, authorizer: () => chain, rules: () => rbac.rules });
   return { plugin, rbac };
 }
 

@@ -74,7 +74,8 @@ export interface EscalationCheckOptions {
   group: string;
   /** The server's whole authorizer chain, asked for `escalate` and `bind`. */
   authorizer: () => Authorizer;
-  rules: RuleResolver;
+  /** RBAC's rule resolver (asked lazily: the server builds it after its admission chain). */
+  rules: () => RuleResolver;
 }
 
 function attributes(
@@ -123,10 +124,10 @@ export function rbacEscalationCheck(o: EscalationCheckOptions): ValidatingPlugin
     const gr = { group: o.group, resource: a.resource };
     const objName = String(obj.metadata?.name ?? a.name);
     const rules = (obj as RoleObject).rules;
-    const missing = confirmNoEscalation(o.rules, user, a.namespace, Array.isArray(rules) ? rules : []);
+    const missing = confirmNoEscalation(o.rules(), user, a.namespace, Array.isArray(rules) ? rules : []);
     if (missing !== undefined) throw forbidden(gr, objName, missing);
     if (a.resource === 'clusterroles' && (hasAggregationRule(obj) || hasAggregationRule(a.oldObject))) {
-      if (confirmNoEscalation(o.rules, user, '', FULL_AUTHORITY) !== undefined)
+      if (confirmNoEscalation(o.rules(), user, '', FULL_AUTHORITY) !== undefined)
         throw forbidden(gr, objName, AGGREGATION_DENIED);
     }
   };
@@ -142,8 +143,9 @@ export function rbacEscalationCheck(o: EscalationCheckOptions): ValidatingPlugin
     )
       return;
     // A missing role is upstream's NotFound (404) from its lister.
-    const rules = o.rules.roleRefRules(ref, ns);
-    const missing = confirmNoEscalation(o.rules, user, ns, rules);
+    const resolver = o.rules();
+    const rules = resolver.roleRefRules(ref, ns);
+    const missing = confirmNoEscalation(resolver, user, ns, rules);
     if (missing !== undefined)
       throw forbidden(
         { group: o.group, resource: a.resource },
