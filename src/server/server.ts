@@ -159,6 +159,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     namespaceLifecycle({ get: (name) => served.namespace(name) }, systemNamespaces),
     rbacEscalationCheck({
       group: rbacGroupName,
+      groupAliases: served.groupAliases,
       authorizer: () => reviewAuthz ?? alwaysDeny,
       rules: () => {
         if (rbac === undefined) throw new Error('the RBAC index is not started');
@@ -241,7 +242,10 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   // Bad authorization flags or files stop the start here too. RBAC follows the served RBAC kinds.
   const logAuthz = (m: string) => process.stderr.write(`authorization: ${m}\n`);
   // One RBAC index serves the RBAC mode (when chosen) and the escalation checks.
-  rbac = createRbacAuthorizer(servedRbacSource(served, profile, logAuthz), { profile });
+  rbac = createRbacAuthorizer(servedRbacSource(served, profile, logAuthz), {
+    profile,
+    groupAliases: served.groupAliases,
+  });
   const rbacHandle = rbac;
   let authorization: ReturnType<typeof buildAuthorization>;
   try {

@@ -33,8 +33,11 @@ export class RbacAuthorizer implements Authorizer, RuleResolver {
     private readonly group: string,
   ) {}
 
-  authorize(a: Attributes): Verdict {
+  authorize(attrs: Attributes): Verdict {
     const index = this.index;
+    // A request naming a group by its upstream alias is decided as one naming the canonical group.
+    const canonical = attrs.isResourceRequest ? index.aliases.get(attrs.apiGroup) : undefined;
+    const a = canonical === undefined ? attrs : { ...attrs, apiGroup: canonical };
     let allowedBy: string | undefined;
     let errors: string[] | undefined;
     index.visitBindings(a.user, a.namespace, (binding, subject) => {

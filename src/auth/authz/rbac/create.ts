@@ -20,6 +20,8 @@ export interface RbacAuthorizerHandle {
 export interface RbacOptions {
   /** Names the RBAC group in NotFound messages; the spec profile by default. */
   profile?: NamingProfile;
+  /** Upstream group names served as aliases, to the profile's names (ServedResources.groupAliases). */
+  groupAliases?: ReadonlyMap<string, string>;
 }
 
 export function rbacGroup(profile: NamingProfile = namingProfile('spec')): string {
@@ -31,7 +33,7 @@ export function createRbacAuthorizer(
   options: RbacOptions = {},
 ): RbacAuthorizerHandle {
   const group = rbacGroup(options.profile);
-  const index = new RbacIndex(group);
+  const index = new RbacIndex(group, options.groupAliases);
   const rbac = new RbacAuthorizer(index, group);
   const feed = source.start(index);
   return { authorizer: rbac, rules: rbac, index, synced: feed.synced, stop: () => feed.stop() };

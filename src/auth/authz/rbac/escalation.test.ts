@@ -294,6 +294,17 @@ describe('covers', () => {
     );
   });
 
+  it('counts a permission held under a group’s upstream alias or its own name alike', () => {
+    const aliases = new Map([['rbac.authorization.k8s.io', G]]);
+    const owner: PolicyRule[] = [{ verbs: ['get'], apiGroups: [G], resources: ['roles'] }];
+    const wanted: PolicyRule[] = [
+      { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'] },
+    ];
+    assert.equal(covers(owner, wanted).covered, false);
+    assert.equal(covers(owner, wanted, aliases).covered, true);
+    assert.equal(covers(wanted, owner, aliases).covered, true);
+  });
+
   it('reports resolution errors with the missing rules', () => {
     const source = new MemoryRbacSource([
       item('ClusterRoleBinding', {

@@ -14,7 +14,7 @@ import type { UserInfo } from '../../authn/types.ts';
 import { SYSTEM_PRIVILEGED_GROUP } from '../privileged-groups.ts';
 import type { Attributes, Authorizer } from '../types.ts';
 import { aggregateErrors } from './authorizer.ts';
-import { compactRules, compactString, covers, goQuoteList } from './rules.ts';
+import { compactRules, compactString, covers, type GroupAliases, goQuoteList } from './rules.ts';
 import type { BindingObject, PolicyRule, RoleObject, RuleResolver } from './types.ts';
 
 /** What it takes to use an aggregationRule: everything, as cluster-admin holds it. */
@@ -34,9 +34,10 @@ export function confirmNoEscalation(
   user: UserInfo,
   namespace: string,
   wanted: readonly PolicyRule[],
+  aliases?: GroupAliases,
 ): string | undefined {
   const { rules, errors } = resolver.policyRulesFor(user, namespace);
-  const { covered, missing } = covers(rules, wanted);
+  const { covered, missing } = covers(rules, wanted, aliases);
   if (covered) return undefined;
   const lines = [...new Set(compactRules(missing).map(compactString))].sort();
   let msg = `user ${goQuote(user.username)} (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
@@ -76,6 +77,8 @@ export interface EscalationCheckOptions {
   authorizer: () => Authorizer;
   /** RBAC's rule resolver (asked lazily: the server builds it after its admission chain). */
   rules: () => RuleResolver;
+  /** Upstream group names to the profile's: a permission held under either name counts. */
+  groupAliases?: GroupAliases;
 }
 
 function attributes(
@@ -124,7 +127,13 @@ export function rbacEscalationCheck(o: EscalationCheckOptions): ValidatingPlugin
     const gr = { group: o.group, resource: a.resource };
     const objName = String(obj.metadata?.name ?? a.name);
     const rules = (obj as RoleObject).rules;
-    const missing = confirmNoEscalation(o.rules(), user, a.namespace, Array.isArray(rules) ? rules : []);
+    const missing = confirmNoEscalation(
+      o.rules(),
+      user,
+      a.namespace,
+      Array.isArray(rules) ? rules : [],
+      o.groupAliases,
+    );
     if (missing !== undefined) throw forbidden(gr, objName, missing);
     if (a.resource === 'clusterroles' && (hasAggregationRule(obj) || hasAggregationRule(a.oldObject))) {
       if (confirmNoEscalation(o.rules(), user, '', FULL_AUTHORITY) !== undefined)
@@ -145,7 +154,7 @@ export function rbacEscalationCheck(o: EscalationCheckOptions): ValidatingPlugin
     // A missing role is upstream's NotFound (404) from its lister.
     const resolver = o.rules();
     const rules = resolver.roleRefRules(ref, ns);
-    const missing = confirmNoEscalation(resolver, user, ns, rules);
+    const missing = confirmNoEscalation(resolver, user, ns, rules, o.groupAliases);
     if (missing !== undefined)
       throw forbidden(
         { group: o.group, resource: a.resource },

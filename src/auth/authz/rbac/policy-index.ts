@@ -5,7 +5,7 @@
 
 import { goQuote } from '../../../machinery/field-errors.ts';
 import type { UserInfo } from '../../authn/types.ts';
-import { normalizeRule, RuleTable } from './rules.ts';
+import { type GroupAliases, normalizeRule, RuleTable } from './rules.ts';
 import type {
   BindingObject,
   PolicyRule,
@@ -63,10 +63,10 @@ function namespaceOf(obj: RbacObject): string {
   return typeof obj.metadata?.namespace === 'string' ? obj.metadata.namespace : '';
 }
 
-function roleEntry(obj: RoleObject): RoleEntry {
+function roleEntry(obj: RoleObject, aliases: GroupAliases): RoleEntry {
   const raw = Array.isArray(obj.rules) ? obj.rules : [];
   const rules = raw.filter((r) => r !== null && typeof r === 'object').map(normalizeRule);
-  return { name: nameOf(obj), rules, table: RuleTable.of(rules) };
+  return { name: nameOf(obj), rules, table: RuleTable.of(rules, aliases) };
 }
 
 /** The service account's user name a subject names from a binding in `bindingNs`, if any. */
@@ -164,7 +164,11 @@ export class RbacIndex implements RbacFeedHandlers {
   /** Called after every change (the aggregation controller and tests listen). */
   private readonly listeners = new Set<(kind: RbacKind) => void>();
 
-  constructor(private readonly group: string) {}
+  constructor(
+    private readonly group: string,
+    /** Upstream group names to the profile's, so rules naming either match requests. */
+    readonly aliases: GroupAliases = new Map(),
+  ) {}
 
   onChange(fn: (kind: RbacKind) => void): () => void {
     this.listeners.add(fn);
@@ -236,11 +240,11 @@ export class RbacIndex implements RbacFeedHandlers {
           m = new Map();
           this.roles.set(ns, m);
         }
-        m.set(name, roleEntry(obj as RoleObject));
+        m.set(name, roleEntry(obj as RoleObject, this.aliases));
         return;
       }
       case 'ClusterRole':
-        this.clusterRoles.set(name, roleEntry(obj as RoleObject));
+        this.clusterRoles.set(name, roleEntry(obj as RoleObject, this.aliases));
         return;
       case 'RoleBinding': {
         this.dropRoleBinding(ns, name);

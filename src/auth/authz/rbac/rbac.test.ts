@@ -307,3 +307,29 @@ describe('RBAC index updates', () => {
       );
   });
 });
+
+describe('RBAC with upstream group names as aliases', () => {
+  const aliases = new Map([['coordination.k8s.io', 'coordination.svc.io']]);
+  const source = new MemoryRbacSource([
+    clusterRole('leases-upstream', [
+      { verbs: ['get'], apiGroups: ['coordination.k8s.io'], resources: ['leases'] },
+    ]),
+    clusterRole('leases-own', [
+      { verbs: ['list'], apiGroups: ['coordination.svc.io'], resources: ['leases'] },
+    ]),
+    crb('a', 'leases-upstream', [user('ann')]),
+    crb('b', 'leases-own', [user('ann')]),
+  ]);
+  const { authorizer } = createRbacAuthorizer(source, { groupAliases: aliases });
+  const d = (verb: string, group: string) =>
+    (authorizer.authorize(res(u('ann'), verb, 'leases', 'x', { apiGroup: group })) as { decision: string })
+      .decision;
+
+  it('matches a rule naming either name against a request naming either', () => {
+    assert.equal(d('get', 'coordination.svc.io'), 'allow');
+    assert.equal(d('get', 'coordination.k8s.io'), 'allow');
+    assert.equal(d('list', 'coordination.k8s.io'), 'allow');
+    assert.equal(d('list', 'coordination.svc.io'), 'allow');
+    assert.equal(d('list', 'apps'), 'noOpinion');
+  });
+});

@@ -45,9 +45,28 @@ export function normalizeRule(r: PolicyRule): PolicyRule {
   return out;
 }
 
-export function compileRule(rule: PolicyRule): CompiledRule {
+/**
+ * Upstream group names (kubectl writes them: `--resource=leases.coordination.<upstream domain>`)
+ * mapped to the profile's names, which requests carry: alias -> canonical.
+ */
+export type GroupAliases = ReadonlyMap<string, string>;
+
+const NO_ALIASES: GroupAliases = new Map();
+
+/** The rule's groups with each alias's canonical name beside it. */
+function withCanonical(groups: string[], aliases: GroupAliases): string[] {
+  if (aliases.size === 0) return groups;
+  const out = [...groups];
+  for (const g of groups) {
+    const c = aliases.get(g);
+    if (c !== undefined && !out.includes(c)) out.push(c);
+  }
+  return out;
+}
+
+export function compileRule(rule: PolicyRule, aliases: GroupAliases = NO_ALIASES): CompiledRule {
   const verbs = strings(rule.verbs);
-  const groups = strings(rule.apiGroups);
+  const groups = withCanonical(strings(rule.apiGroups), aliases);
   const resources = strings(rule.resources);
   const names = strings(rule.resourceNames);
   const urls = strings(rule.nonResourceURLs);
@@ -155,11 +174,16 @@ export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   return verbs && groups && resources && names && urls;
 }
 
-/** Whether the owner rules cover the servant rules, and the broken-down parts they miss. */
+/**
+ * Whether the owner rules cover the servant rules, and the broken-down parts they miss. With
+ * aliases, an owner's group counts under its alias and canonical names alike.
+ */
 export function covers(
-  owner: readonly PolicyRule[],
+  ownerRules: readonly PolicyRule[],
   servant: readonly PolicyRule[],
+  aliases: GroupAliases = NO_ALIASES,
 ): { covered: boolean; missing: PolicyRule[] } {
+  const owner = aliases.size === 0 ? ownerRules : ownerRules.map((r) => withBothNames(r, aliases));
   const missing: PolicyRule[] = [];
   for (const rule of servant) {
     for (const sub of breakdownRule(rule)) {
@@ -167,6 +191,15 @@ export function covers(
     }
   }
   return { covered: missing.length === 0, missing };
+}
+
+function withBothNames(r: PolicyRule, aliases: GroupAliases): PolicyRule {
+  const groups = strings(r.apiGroups);
+  if (groups.length === 0) return r;
+  const out = withCanonical(groups, aliases);
+  for (const [alias, canonical] of aliases)
+    if (groups.includes(canonical) && !out.includes(alias)) out.push(alias);
+  return { ...r, apiGroups: out };
 }
 
 /**
@@ -273,8 +306,8 @@ export class RuleTable {
     return false;
   }
 
-  static of(rules: readonly PolicyRule[]): RuleTable {
-    return rules.length === 0 ? EMPTY_TABLE : new RuleTable(rules.map(compileRule));
+  static of(rules: readonly PolicyRule[], aliases: GroupAliases = NO_ALIASES): RuleTable {
+    return rules.length === 0 ? EMPTY_TABLE : new RuleTable(rules.map((r) => compileRule(r, aliases)));
   }
 }
 
