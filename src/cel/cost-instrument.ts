@@ -18,12 +18,14 @@ import {
   chargeAround,
   chargeBefore,
   concatCost,
+  concatenated,
   constantValue,
   inCost,
   isLiteral,
   isNode,
   isTwoVar,
   type Node,
+  operandSize,
   operands,
   orderingCost,
   type TwoVarMacro,
@@ -243,10 +245,10 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): numbe
         const lit = [l, r].map(constantValue).find((v): v is string => typeof v === 'string');
         if (lit !== undefined) {
           const size = stringSize(lit);
-          return chargeAfterBinary(n, (a, b) =>
+          return chargeAfterBinary(n, (a, b, result) =>
             typeof a === 'string' && typeof b === 'string'
-              ? Math.ceil((size + stringSize(a === lit ? b : a)) * STRING_TRAVERSAL_COST_FACTOR)
-              : concatCost(a, b),
+              ? concatenated(result, size + operandSize(a === lit ? b : a))
+              : concatCost(a, b, result),
           );
         }
         return chargeAfterBinary(n, concatCost);

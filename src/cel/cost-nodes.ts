@@ -159,9 +159,28 @@ export function orderingCost(l: unknown, r: unknown): number {
   return 1;
 }
 
-export function concatCost(l: unknown, r: unknown): number {
+// The string the last `+` produced and its size: `a + ':' + b` then sizes its left operand
+// without scanning it (a fresh concatenation is a rope that a scan would first have to flatten).
+let lastConcat: string | undefined;
+let lastConcatSize = 0;
+
+/** A string's size, known without a scan when the last `+` produced it. */
+export function operandSize(s: string): number {
+  return s === lastConcat ? lastConcatSize : stringSize(s);
+}
+
+/** Remembers the size of what a `+` produced; returns the concatenation's cost. */
+export function concatenated(result: unknown, size: number): number {
+  if (typeof result === 'string') {
+    lastConcat = result;
+    lastConcatSize = size;
+  }
+  return Math.ceil(size * STRING_TRAVERSAL_COST_FACTOR);
+}
+
+export function concatCost(l: unknown, r: unknown, result?: unknown): number {
   if (typeof l === 'string' && typeof r === 'string') {
-    return Math.ceil((stringSize(l) + stringSize(r)) * STRING_TRAVERSAL_COST_FACTOR);
+    return concatenated(result, operandSize(l) + operandSize(r));
   }
   if (l instanceof Uint8Array && r instanceof Uint8Array) {
     return Math.ceil((l.length + r.length) * STRING_TRAVERSAL_COST_FACTOR);
@@ -242,35 +261,78 @@ export function chargeBefore(n: Node, cost: number): void {
   n.evaluate = chargedEvaluate;
 }
 
+// Like chargedEvaluate, the wrappers of operators and calls are single functions that read what
+// to run and charge from the node (the engine passes the node to every `handle`), so the engine's
+// `ast.handle(...)` call sites stay as monomorphic as they are untracked.
+
+interface ChargedBinary {
+  costHandle: Handle;
+  costOf: (l: unknown, r: unknown, result: unknown) => number;
+}
+
+function chargedBinary(l: unknown, r: unknown, ast: unknown, ev: unknown): unknown {
+  const n = ast as Node & ChargedBinary;
+  const v = n.costHandle(l, r, ast, ev);
+  if (isTracking()) charge(n.costOf(l, r, v));
+  return v;
+}
+
 /** Charges what `cost` says of the operands once the operator ran; returns what is left to charge before. */
-export function chargeAfterBinary(n: Node, cost: (l: unknown, r: unknown) => number): number {
+export function chargeAfterBinary(
+  n: Node,
+  cost: (l: unknown, r: unknown, result: unknown) => number,
+): number {
   const h = n.handle;
   if (h === undefined) return 1;
-  n.handle = function (this: unknown, l: unknown, r: unknown, ast: unknown, ev: unknown) {
-    const v = h.call(this, l, r, ast, ev);
-    if (isTracking()) charge(cost(l, r));
-    return v;
-  };
+  const c = n as Node & ChargedBinary;
+  c.costHandle = h;
+  c.costOf = cost;
+  n.handle = chargedBinary;
   return 0;
+}
+
+interface ChargedCall {
+  costHandle: Handle;
+  costRuntime: ((args: readonly unknown[], result: unknown) => number) | undefined;
+  costFixed: number;
+  costNamespaced: boolean;
+}
+
+function callCharge(n: Node & ChargedCall, values: unknown[], result: unknown): void {
+  let cost = takeReportedCallCost();
+  if (cost < 0) {
+    const runtime = n.costRuntime;
+    cost = runtime === undefined ? n.costFixed : runtime(n.costNamespaced ? values.slice(1) : values, result);
+  }
+  charge(cost);
+}
+
+// `call` nodes pass (values, ast, ev), `rcall` nodes (receiverAndValues, ev, ast).
+function chargedCall(values: unknown[], ast: unknown, ev: unknown): unknown {
+  const n = ast as Node & ChargedCall;
+  takeReportedCallCost();
+  const v = n.costHandle(values, ast, ev);
+  if (isTracking()) callCharge(n, values, v);
+  return v;
+}
+
+function chargedMemberCall(values: unknown[], ev: unknown, ast: unknown): unknown {
+  const n = ast as Node & ChargedCall;
+  takeReportedCallCost();
+  const v = n.costHandle(values, ev, ast);
+  if (isTracking()) callCharge(n, values, v);
+  return v;
 }
 
 /** Charges the call once it ran: its hook's report, its rule, or 1; returns what is left to charge before. */
 export function chargeAfterCall(n: Node, rule: CallCost | undefined, namespaced: boolean): number {
   const h = n.handle;
   if (h === undefined) return 1;
-  const runtime = rule?.runtime;
-  const fixedCost = rule?.constant ?? 1;
-  // `call` nodes pass (values, ast, ev), `rcall` nodes (receiverAndValues, ev, ast): the values come first.
-  n.handle = function (this: unknown, values: unknown[], b: unknown, c: unknown) {
-    takeReportedCallCost();
-    const v = h.call(this, values, b, c);
-    if (isTracking()) {
-      let cost = takeReportedCallCost();
-      if (cost < 0)
-        cost = runtime === undefined ? fixedCost : runtime(namespaced ? values.slice(1) : values, v);
-      charge(cost);
-    }
-    return v;
-  };
+  const c = n as Node & ChargedCall;
+  c.costHandle = h;
+  c.costRuntime = rule?.runtime;
+  c.costFixed = rule?.constant ?? 1;
+  c.costNamespaced = namespaced;
+  n.handle = n.op === 'rcall' ? chargedMemberCall : chargedCall;
   return 0;
 }

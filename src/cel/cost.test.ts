@@ -70,6 +70,8 @@ describe('runtime cost: the spec named cases', () => {
     assert.equal(cost("s + ''", env, emoji), 1 + 1);
     assert.equal(cost("s + 'x'", env, emoji), 1 + 2);
     assert.equal(cost("s == '0123456789'", env, emoji), 1 + 1);
+    // A chain of `+` sizes each result by code points too: ceil(20 × 0.1), then ceil(21 × 0.1).
+    assert.equal(cost("s + s + 'x'", env, emoji), 1 + 1 + 2 + 3);
   });
 
   it('a comprehension costs its per-iteration work times the iterated size', () => {
