@@ -174,6 +174,28 @@ describe('RBAC mode on a server', () => {
     assert.equal(bound.status, 201, bound.body);
   });
 
+  it('aggregates the default admin, edit and view roles', async () => {
+    const rulesOf = async (name: string) => {
+      for (let i = 0; ; i++) {
+        const rules = (await admin('GET', `/apis/${G}/v1/clusterroles/${name}`)).json().rules;
+        if ((Array.isArray(rules) && rules.length > 0) || i >= 500)
+          return (rules ?? []) as { verbs: string[]; resources?: string[] }[];
+        await new Promise((res) => setImmediate(res));
+      }
+    };
+    const allows = (rules: { verbs: string[]; resources?: string[] }[], verb: string, resource: string) =>
+      rules.some((r) => r.verbs.includes(verb) && (r.resources ?? []).includes(resource));
+    const view = await rulesOf('view');
+    assert.ok(allows(view, 'get', 'pods') && !allows(view, 'get', 'secrets'), JSON.stringify(view));
+    const edit = await rulesOf('edit');
+    assert.ok(allows(edit, 'create', 'pods') && allows(edit, 'get', 'secrets'), JSON.stringify(edit));
+    const adminRole = await rulesOf('admin');
+    assert.ok(
+      allows(adminRole, 'create', 'rolebindings') && allows(adminRole, 'get', 'pods'),
+      JSON.stringify(adminRole),
+    );
+  });
+
   it('aggregates a labelled ClusterRole into an aggregated one', async () => {
     const agg = await admin('POST', `/apis/${G}/v1/clusterroles`, {
       apiVersion: `${G}/v1`,
