@@ -1,8 +1,8 @@
 // Stock `kubectl auth can-i` (1.32 and 1.35): kubectl posts a SelfSubjectAccessReview (or, with
 // --list, a SelfSubjectRulesReview) to the upstream-named authorization group, served as an alias
-// under the spec profile; `--as` goes through the impersonation filter. Until RBAC is the default
-// mode these run against the interim default chain (authenticated users may do anything) and
-// AlwaysDeny (only system:masters may do anything), with a static-token user who is not privileged.
+// under the spec profile; `--as` goes through the impersonation filter. Here under AlwaysAllow and
+// AlwaysDeny (where only system:masters may do anything), with a static-token user who is not
+// privileged; kubectl-auth-can-i-rbac.test.ts has the RBAC scenario.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ function tokenConfigOf(ts: TestServer): string {
 }
 
 for (const k of KUBECTLS) {
-  for (const mode of ['default', 'AlwaysDeny'] as const) {
+  for (const mode of ['AlwaysAllow', 'AlwaysDeny'] as const) {
     describe(`${k.name}: auth can-i (${mode})`, () => {
       let ts: TestServer;
       let jane: string;
@@ -37,7 +37,7 @@ for (const k of KUBECTLS) {
         writeFileSync(join(tokens, 'tokens.csv'), `${TOKEN},jane,42,dev\n`);
         ts = await startTestServer({
           tokenAuthFile: join(tokens, 'tokens.csv'),
-          ...(mode === 'AlwaysDeny' ? { authorizationModes: ['AlwaysDeny'] } : {}),
+          authorizationModes: [mode],
         });
         jane = tokenConfigOf(ts);
       });
@@ -73,7 +73,7 @@ for (const k of KUBECTLS) {
         );
         assert.equal(r.code, 0, r.stderr);
         const out = JSON.parse(r.stdout) as { status: { allowed: boolean; reason?: string } };
-        if (mode === 'default') assert.equal(out.status.allowed, true);
+        if (mode === 'AlwaysAllow') assert.equal(out.status.allowed, true);
         else assert.deepEqual(out.status, { allowed: false, reason: 'Everything is forbidden.' });
       });
 
@@ -92,7 +92,7 @@ for (const k of KUBECTLS) {
         );
       });
 
-      if (mode === 'default') {
+      if (mode === 'AlwaysAllow') {
         it('--list shows the rules', async () => {
           const r = await run('auth', 'can-i', '--list', '-n', 'team');
           assert.equal(r.code, 0, r.stderr);
@@ -111,6 +111,23 @@ for (const k of KUBECTLS) {
           assert.deepEqual(info.status.userInfo, {
             username: 'alice',
             groups: ['dev', 'system:authenticated'],
+          });
+        });
+
+        it('--as-uid and a service account through --as', async () => {
+          const who = await run('auth', 'whoami', '--as', 'alice', '--as-uid', 'u-7', '-o', 'json');
+          assert.equal(who.code, 0, who.stderr);
+          const info = JSON.parse(who.stdout) as { status: { userInfo: unknown } };
+          assert.deepEqual(info.status.userInfo, {
+            username: 'alice',
+            uid: 'u-7',
+            groups: ['system:authenticated'],
+          });
+          const sa = await run('auth', 'whoami', '--as', 'system:serviceaccount:team:builder', '-o', 'json');
+          assert.equal(sa.code, 0, sa.stderr);
+          assert.deepEqual((JSON.parse(sa.stdout) as { status: { userInfo: unknown } }).status.userInfo, {
+            username: 'system:serviceaccount:team:builder',
+            groups: ['system:serviceaccounts', 'system:serviceaccounts:team', 'system:authenticated'],
           });
         });
       } else {
