@@ -190,9 +190,14 @@ async function review(
   req: ReviewRequest,
 ): Promise<ApiObject> {
   const sar = { ...obj, metadata: { ...(obj.metadata ?? {}) } } as AccessReview;
-  if (kind === 'LocalSubjectAccessReview') {
-    // The namespace of the path fills in an object without one, as for any namespaced create.
-    if ((sar.metadata?.namespace ?? '') === '' && sar.metadata) sar.metadata.namespace = req.namespace;
+  // As for any create: the path's namespace fills in an object without one, an object naming
+  // another is refused, and a cluster-scoped kind's object loses the namespace it names.
+  const meta = sar.metadata ?? {};
+  sar.metadata = meta;
+  if (kind !== 'LocalSubjectAccessReview') delete meta.namespace;
+  else if ((meta.namespace ?? '') === '') meta.namespace = req.namespace;
+  else if (meta.namespace !== req.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   const errs = validate(kind, sar);
   if (errs.length > 0) throw invalidStatus({ group, kind }, '', errs);

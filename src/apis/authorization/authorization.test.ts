@@ -148,6 +148,20 @@ describe('access reviews', () => {
       req({ namespace: 'team' }),
     )) as { status: unknown };
     assert.deepEqual(out.status, { allowed: true });
+    const other = await rejects(
+      kind.review?.(
+        {
+          metadata: { namespace: 'other' },
+          spec: { user: 'a', resourceAttributes: { namespace: 'other' } },
+        } as ApiObject,
+        req({ namespace: 'team' }),
+      ) as Promise<ApiObject>,
+    );
+    assert.equal(other.status.code, 400);
+    assert.equal(
+      other.status.message,
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
   });
 
   it('SelfSubjectAccessReview asks about the requesting user', async () => {
