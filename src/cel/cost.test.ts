@@ -207,6 +207,19 @@ const KUBERNETES_CASES: readonly [string, number, number, number][] = [
   ['sets.contains([1, 2, 3, 4], [2, 3])', 29, 29, 29],
   ['sets.contains([[1], [2, 3]], [[2, 3.0]])', 53, 53, 53],
   ['sets.equivalent([1], [1, 1])', 25, 25, 25],
+  ['format.named("dns1123Subdomain").value().validate("my-name")', 34, 34, 17],
+  ['format.named("dns1123Label").value().validate("my-name")', 34, 34, 10],
+  ['format.named("dns1123Label").value() == format.named("dns1123Label").value()', 5, 11, 5],
+  ["url('https:://kubernetes.io/').getHost()", 4, 4, 4],
+  ["url('https:://kubernetes.io/') == url('https:://kubernetes.io/')", 7, 9, 7],
+  ["url('https:://kubernetes.io/') == url('http://x.b')", 5, 5, 5],
+  ["ip('2001:db8:3333:4444:5555:6666:7777:8888').family()", 5, 5, 5],
+  ["ip('192.168.0.1') == ip('192.168.0.1')", 5, 5, 5],
+  ["ip.isCanonical('2001:db8:3333:4444:5555:6666:7777:8888')", 8, 8, 8],
+  ["cidr('192.168.0.0/16').containsCIDR(cidr('192.0.0.0/30'))", 7, 11, 7],
+  ["cidr('192.168.0.0/16').containsIP('192.169.0.1')", 5, 8, 5],
+  ["cidr('2001:db8::/32').containsIP(ip('2001:db8:3333:4444:5555:6666:7777:8888'))", 7, 10, 7],
+  ["cidr('192.168.0.0/16').ip()", 3, 3, 3],
 ];
 
 describe("Kubernetes' library cost tests", () => {
