@@ -13,6 +13,7 @@ import {
 } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { badRequest, invalid as invalidStatus } from '../../machinery/status.ts';
+import { isValidLabelValue, validateLabelName } from '../../machinery/validation/names.ts';
 import { groupName, type NamingProfile } from '../../naming/profile.ts';
 import type { KindDefinition, ReviewRequest, RequestUser as UserInfo } from '../../registry/kind.ts';
 import { reviewKind } from '../review-kind.ts';
@@ -40,13 +41,12 @@ interface AccessReview extends ApiObject {
   spec?: AccessReviewSpec;
 }
 
-const LABEL_KEY =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-
+/** Upstream's selector requirement checks, unknown operators let through (a newer client may know them). */
 function requirementErrors(r: SelectorRequirement, p: FieldPath, label: boolean): FieldError[] {
   const errs: FieldError[] = [];
+  const key = r.key ?? '';
   const values = r.values ?? [];
-  // Unknown operators pass: a newer client may know operators this server does not.
+  if (!label && key === '') errs.push(required(p.child('key'), 'must be specified'));
   if ((r.operator === 'In' || r.operator === 'NotIn') && values.length === 0) {
     errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
   }
@@ -55,16 +55,11 @@ function requirementErrors(r: SelectorRequirement, p: FieldPath, label: boolean)
       forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
     );
   }
-  if (!label) {
-    if ((r.key ?? '') === '') errs.push(required(p.child('key'), 'must be specified'));
-  } else if (!LABEL_KEY.test(r.key ?? '') || (r.key ?? '').length > 317) {
-    errs.push(
-      invalid(
-        p.child('key'),
-        r.key ?? '',
-        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-      ),
-    );
+  if (label) {
+    errs.push(...validateLabelName(key, p.child('key')));
+    values.forEach((v, i) => {
+      for (const msg of isValidLabelValue(v)) errs.push(invalid(p.child('values').index(i), v, msg));
+    });
   }
   return errs;
 }

@@ -202,3 +202,89 @@ describe('access reviews', () => {
     });
   });
 });
+
+describe('access review selector validation (upstream cases)', () => {
+  const kind = accessReviewKind(profile, 'SubjectAccessReview', () => recorder('allow').authz);
+  const cases: [string, Record<string, unknown>, string][] = [
+    [
+      'field both',
+      { fieldSelector: { rawSelector: 'foo', requirements: [{}] } },
+      'spec.resourceAttributes.fieldSelector.rawSelector: Invalid value: "foo": may not specified at the same time as requirements',
+    ],
+    [
+      'field neither',
+      { fieldSelector: {} },
+      'spec.resourceAttributes.fieldSelector.requirements: Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required',
+    ],
+    [
+      'field no key',
+      { fieldSelector: { requirements: [{ key: '' }] } },
+      'spec.resourceAttributes.fieldSelector.requirements[0].key: Required value: must be specified',
+    ],
+    [
+      'field no value for not in',
+      { fieldSelector: { requirements: [{ key: 'k', operator: 'NotIn', values: [] }] } },
+      "spec.resourceAttributes.fieldSelector.requirements[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+    ],
+    [
+      'field values for exists',
+      { fieldSelector: { requirements: [{ key: 'k', operator: 'Exists', values: ['val'] }] } },
+      "spec.resourceAttributes.fieldSelector.requirements[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+    ],
+    [
+      'label neither',
+      { labelSelector: {} },
+      'spec.resourceAttributes.labelSelector.requirements: Required value: when spec.resourceAttributes.labelSelector is specified, requirements or rawSelector is required',
+    ],
+    [
+      'label no key',
+      { labelSelector: { requirements: [{ key: '' }] } },
+      'spec.resourceAttributes.labelSelector.requirements[0].key: Invalid value: "": name part must be non-empty',
+    ],
+    [
+      'label invalid name',
+      { labelSelector: { requirements: [{ key: '()foo' }] } },
+      `spec.resourceAttributes.labelSelector.requirements[0].key: Invalid value: "()foo": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    ],
+    [
+      'label no value for in',
+      { labelSelector: { requirements: [{ key: 'k', operator: 'In', values: [] }] } },
+      "spec.resourceAttributes.labelSelector.requirements[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+    ],
+    [
+      'label values for does not exist',
+      { labelSelector: { requirements: [{ key: 'k', operator: 'DoesNotExist', values: ['val'] }] } },
+      "spec.resourceAttributes.labelSelector.requirements[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+    ],
+  ];
+  for (const [name, attrs, message] of cases) {
+    it(name, async () => {
+      const err = await rejects(
+        kind.review?.(
+          { spec: { user: 'me', resourceAttributes: attrs } } as ApiObject,
+          req(),
+        ) as Promise<ApiObject>,
+      );
+      assert.equal(err.status.code, 422);
+      assert.ok((err.status.message ?? '').includes(message), err.status.message);
+    });
+  }
+
+  it('an unknown operator passes (a newer client may know it)', async () => {
+    const out = (await kind.review?.(
+      {
+        spec: {
+          user: 'me',
+          resourceAttributes: {
+            labelSelector: { requirements: [{ key: 'k', operator: 'Gt', values: ['1'] }] },
+          },
+        },
+      } as ApiObject,
+      req(),
+    )) as { status: unknown };
+    assert.deepEqual(out.status, {
+      allowed: true,
+      evaluationError: 'spec.resourceAttributes.labelSelector ignored due to parse error',
+    });
+  });
+});
