@@ -135,9 +135,7 @@ const FLAGS: FlagSpec[] = [
   flag<AuthorizationMode[] | undefined>({
     name: 'authorization-mode',
     arg: '<modes>',
-    description:
-      `comma-separated: ${AUTHORIZATION_MODES.join(', ')}; unset, authenticated users may do ` +
-      'anything and anonymous ones read only health, version, discovery and OpenAPI',
+    description: `comma-separated, in order: ${AUTHORIZATION_MODES.join(', ')} (default Node,RBAC)`,
     parse: modes,
     default: undefined,
   }),

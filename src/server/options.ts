@@ -35,8 +35,8 @@ export interface ServerOptions {
   /** Service accounts, bootstrap tokens, OIDC, the authentication configuration file, the token webhook, the authenticating proxy. */
   authentication?: AuthenticationOptions;
   /**
-   * `--authorization-mode`. Unset: authenticated users may do anything, anonymous requests reach
-   * only health, version, discovery and OpenAPI (until RBAC).
+   * `--authorization-mode`. Unset: `Node,RBAC`, as a production kube-apiserver (the admin's
+   * system:masters group may do anything, others what RBAC grants them).
    */
   authorizationModes?: AuthorizationMode[];
   /** The ABAC policy file, the `--authorization-webhook-*` flags, `--authorization-config`. */

@@ -42,6 +42,7 @@ import { CONNECTION_DEFAULTS, type ListenerStats, listen } from './listener.ts';
 import { buildOpenApi } from './openapi-documents.ts';
 import { DEFAULTS, type ServerOptions } from './options.ts';
 import { ensurePki } from './pki/ensure-pki.ts';
+import { rbacCaughtUp } from './rbac-ready.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { GZIP_THRESHOLD_BYTES, responseGone, writeError } from './respond.ts';
 import { buildRouter } from './routes.ts';
@@ -382,7 +383,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     .then(
       () => rbacHook.done(),
       (err: Error) => rbacHook.fail(err),
-    );
+    )
+    .then(() => rbacCaughtUp(rbacHandle, served, profile).catch(() => undefined));
 
   const logError = (message: string) => process.stderr.write(`${message}\n`);
   // The collector and the namespace deleter run here until the controller manager takes them over;

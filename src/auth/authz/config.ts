@@ -29,6 +29,9 @@ import type { Attributes, Authorizer, RuleResolver, RulesResult, Verdict } from 
 import { AuthzChain } from './union.ts';
 import { AUTHZ_WEBHOOK_TIMEOUT_MS, WebhookAuthorizer } from './webhook.ts';
 
+/** `--authorization-mode` when not given, as a production kube-apiserver is started. */
+export const DEFAULT_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Node', 'RBAC'];
+
 export interface AuthzSetup extends AuthorizationOptions {
   /** `--authorization-mode` as given; undefined is the default chain. */
   modes?: readonly AuthorizationMode[];
@@ -205,10 +208,13 @@ export function buildAuthorization(o: AuthzSetup): Authorization {
       },
     };
   }
-  if (o.modes === undefined) {
+  // The default is a production server's, Node then RBAC; a library caller without RBAC gets the
+  // interim chain (authenticated users may do anything, anonymous ones read public and discovery
+  // documents only).
+  if (o.modes === undefined && o.rbac === undefined) {
     return { authorizer: new AuthzChain([...front, discoveryInfo, authenticatedUsers]), close() {} };
   }
-  const built = fromModes(o, o.modes);
+  const built = fromModes(o, o.modes ?? DEFAULT_AUTHORIZATION_MODES);
   return {
     authorizer: new AuthzChain([...front, built.chain]),
     close() {
