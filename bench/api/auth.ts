@@ -110,6 +110,49 @@ async function serviceAccountEndpoint(t: Target, protocol: Protocol, namespace: 
   return { ...bare(t.endpoint), token };
 }
 
+/**
+ * Read access to the namespace for every bench user (their group and the service account), as an
+ * operator grants it under RBAC (the default mode): a RoleBinding to the `view` ClusterRole, under
+ * the upstream group name every compatible server serves.
+ */
+async function grantView(t: Target, protocol: Protocol, namespace: string): Promise<void> {
+  const rbac = 'rbac.authorization.k8s.io';
+  await adminRequest(
+    t,
+    protocol,
+    'POST',
+    `/apis/${rbac}/v1/namespaces/${namespace}/rolebindings`,
+    {
+      apiVersion: `${rbac}/v1`,
+      kind: 'RoleBinding',
+      metadata: { name: 'bench-users-view' },
+      roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'view' },
+      subjects: [
+        { kind: 'Group', apiGroup: rbac, name: BENCH_GROUP },
+        { kind: 'ServiceAccount', name: SERVICE_ACCOUNT, namespace },
+      ],
+    },
+    201,
+  );
+}
+
+/** Waits (30 s at most) until the endpoint may list the namespace's ConfigMaps: RBAC learns bindings by watching. */
+async function untilAllowed(e: Endpoint, protocol: Protocol, namespace: string): Promise<void> {
+  const c = apiClient(e, protocol);
+  try {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const r = await c.request('GET', `/api/v1/namespaces/${namespace}/configmaps?limit=1`);
+      if (r.status === 200) return;
+      if (Date.now() > deadline)
+        throw new Error(`the bench user was never allowed to read ${namespace}: ${r.status} ${r.body}`);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  } finally {
+    c.close();
+  }
+}
+
 /** The kinds that need flags of the server, which a server named by a kubeconfig does not take. */
 const NEEDS_OUR_SERVER: readonly AuthKind[] = ['static-token', 'oidc-token'];
 
@@ -132,6 +175,7 @@ export async function prepareAuth(kinds: readonly AuthKind[], ownServer: boolean
   return {
     flags,
     async users(t, protocol, namespace) {
+      await grantView(t, protocol, namespace);
       const out: AuthUser[] = [];
       for (const kind of kinds) {
         let endpoint: Endpoint;
@@ -141,6 +185,7 @@ export async function prepareAuth(kinds: readonly AuthKind[], ownServer: boolean
         else endpoint = { ...bare(t.endpoint), token: await (oidc as OidcPeer).token() };
         out.push({ kind, endpoint, username: await whoAmI(endpoint, protocol) });
       }
+      for (const u of out) await untilAllowed(u.endpoint, protocol, namespace);
       return out;
     },
     async close() {

@@ -65,10 +65,13 @@ describe('server over HTTPS', () => {
     assert.match(String(r.json().gitVersion), /^v\d+\.\d+\.\d+$/);
   });
 
-  it('by default anonymous requests read health, version, discovery and OpenAPI, and nothing else', async () => {
+  it('by default (Node,RBAC) anonymous requests read health and version, authenticated ones discovery and OpenAPI too, and nothing else', async () => {
+    for (const path of ['/healthz', '/livez', '/readyz', '/version']) {
+      const r = await call({ path, anonymous: true });
+      assert.equal(r.status, 200, `${path}: ${r.body}`);
+    }
+    // system:discovery is bound to system:authenticated only, as the spec's default roles say.
     for (const path of [
-      '/healthz',
-      '/version',
       '/api',
       '/api/v1',
       '/apis',
@@ -77,8 +80,11 @@ describe('server over HTTPS', () => {
       '/openapi/v3',
       '/openapi/v3/api/v1',
     ]) {
-      const r = await call({ path, anonymous: true });
-      assert.equal(r.status, 200, `${path}: ${r.body}`);
+      const anonymous = await call({ path, anonymous: true });
+      assert.equal(anonymous.status, 403, `${path}: ${anonymous.body}`);
+      assert.equal(anonymous.json().message, `forbidden: User "system:anonymous" cannot get path "${path}"`);
+      const bob = await call({ path, anonymous: true, headers: { authorization: 'Bearer secret-token' } });
+      assert.equal(bob.status, 200, `${path}: ${bob.body}`);
     }
     const denied: [Call, string][] = [
       [
@@ -119,7 +125,7 @@ describe('server over HTTPS', () => {
     assert.equal(ns.status.phase, 'Active');
   });
 
-  it('authenticated users other than administrators may write by default', async () => {
+  it('authenticated users other than administrators may not write without a role (RBAC by default)', async () => {
     const r = await call({
       method: 'POST',
       path: '/api/v1/namespaces/default/configmaps',
@@ -127,7 +133,11 @@ describe('server over HTTPS', () => {
       headers: { authorization: 'Bearer secret-token' },
       body: cmBody('by-bob'),
     });
-    assert.equal(r.status, 201, r.body);
+    assert.equal(r.status, 403, r.body);
+    assert.equal(
+      r.json().message,
+      'configmaps is forbidden: User "bob" cannot create resource "configmaps" in API group "" in the namespace "default"',
+    );
   });
 
   it('a bad bearer token is 401 with an Unauthorized Status; a good one works', async () => {
@@ -142,7 +152,7 @@ describe('server over HTTPS', () => {
       ['Status', 'Unauthorized', 'Unauthorized'],
     );
     const good = await call({
-      path: '/api/v1/namespaces',
+      path: '/api',
       anonymous: true,
       headers: { authorization: 'Bearer secret-token' },
     });

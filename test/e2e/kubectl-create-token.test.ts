@@ -31,6 +31,15 @@ for (const k of KUBECTLS) {
       ts = await startTestServer();
       const r = await run('create', 'serviceaccount', 'bot');
       assert.equal(r.code, 0, r.stderr);
+      // The default policy (RBAC) lets a service account read nothing of its namespace: grant view.
+      const bind = await run(
+        'create',
+        'rolebinding',
+        'bot-view',
+        '--clusterrole=view',
+        '--serviceaccount=default:bot',
+      );
+      assert.equal(bind.code, 0, bind.stderr);
     });
     after(() => ts.stop());
 
@@ -44,7 +53,14 @@ for (const k of KUBECTLS) {
       assert.equal(claims.sub, 'system:serviceaccount:default:bot');
       assert.equal(Number(claims.exp) - Number(claims.iat), 3600);
       const cfg = tokenConfig(ts, ts.server.adminConfig, token, 'bot.config');
-      const get = await run('--kubeconfig', cfg, 'get', 'serviceaccount', 'bot', '-o', 'name');
+      // RBAC learns the binding from its watch: retry a refusal for a while.
+      let get = await run('--kubeconfig', cfg, 'get', 'serviceaccount', 'bot', '-o', 'name');
+      for (
+        const deadline = Date.now() + 20_000;
+        get.code !== 0 && /Forbidden/.test(get.stderr) && Date.now() < deadline;
+      ) {
+        get = await run('--kubeconfig', cfg, 'get', 'serviceaccount', 'bot', '-o', 'name');
+      }
       assert.equal(get.code, 0, get.stderr);
       assert.equal(get.stdout.trim(), 'serviceaccount/bot');
       const who = await run('--kubeconfig', cfg, 'auth', 'whoami', '-o', 'json');
@@ -107,13 +123,14 @@ for (const k of KUBECTLS) {
       );
       assert.match(bad.stderr, /Unauthorized/);
       const cfg = tokenConfig(ts, ts.server.adminConfig, token, 'temp.config');
-      assert.equal((await run('--kubeconfig', cfg, 'get', 'sa')).code, 0);
+      // whoami is what the default policy grants any authenticated user.
+      assert.equal((await run('--kubeconfig', cfg, 'auth', 'whoami')).code, 0);
       assert.equal((await run('delete', 'serviceaccount', 'temp')).code, 0);
       // Successes are cached for a few seconds, as upstream caches them.
       let last = '';
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline) {
-        const r = await run('--kubeconfig', cfg, 'get', 'sa');
+        const r = await run('--kubeconfig', cfg, 'auth', 'whoami');
         last = r.stderr;
         if (r.code !== 0) break;
         await new Promise((res) => setTimeout(res, 500));
@@ -137,6 +154,15 @@ describe('service account tokens across a restart', () => {
   it('a token issued before a restart still authenticates after it', async () => {
     const k = KUBECTLS[0];
     assert.equal((await kubectl(k.path, ts, ['create', 'serviceaccount', 'keeper'])).code, 0);
+    // The default policy (RBAC) lets a service account read nothing of its namespace: grant view.
+    const bind = await kubectl(k.path, ts, [
+      'create',
+      'rolebinding',
+      'keeper-view',
+      '--clusterrole=view',
+      '--serviceaccount=default:keeper',
+    ]);
+    assert.equal(bind.code, 0, bind.stderr);
     const token = (await kubectl(k.path, ts, ['create', 'token', 'keeper'])).stdout.trim();
     await ts.server.stop();
     ts.server = await startServer({ dataDir: ts.dir, securePort: 0 });

@@ -21,7 +21,9 @@ for (const k of KUBECTLS) {
     const run = (cfg: string, ...args: string[]) => kubectl(k.path, ts, ['--kubeconfig', cfg, ...args]);
 
     const configWith = (name: string, token: string) => {
-      const admin = parseYaml(ts.server.adminConfig) as { users: { name: string; user: Record<string, unknown> }[] };
+      const admin = parseYaml(ts.server.adminConfig) as {
+        users: { name: string; user: Record<string, unknown> }[];
+      };
       admin.users = admin.users.map((u) => ({ name: u.name, user: { token } }));
       return writeTemp(ts, name, toYaml(admin));
     };
@@ -42,10 +44,27 @@ for (const k of KUBECTLS) {
           },
         },
       });
-      config = configWith('oidc.config', await issuer.issue('platform', { email: 'jane@example.com', email_verified: true, groups: ['dev'] }));
+      config = configWith(
+        'oidc.config',
+        await issuer.issue('platform', { email: 'jane@example.com', email_verified: true, groups: ['dev'] }),
+      );
       const now = Math.floor(Date.now() / 1000);
-      expiredConfig = configWith('expired.config', await issuer.issue('platform', { email: 'jane@example.com', exp: now - 60 }));
-      // The server fetches the issuer's keys in the background: wait until the token is accepted.
+      expiredConfig = configWith(
+        'expired.config',
+        await issuer.issue('platform', { email: 'jane@example.com', exp: now - 60 }),
+      );
+      // The default policy (RBAC) lets a plain user read nothing: the OpenID users' group gets
+      // cluster-admin, created by the admin as a cluster operator would.
+      const bind = await kubectl(k.path, ts, [
+        'create',
+        'clusterrolebinding',
+        'oidc-dev',
+        '--clusterrole=cluster-admin',
+        '--group=oidc:dev',
+      ]);
+      assert.equal(bind.code, 0, bind.stderr);
+      // The server fetches the issuer's keys in the background (and RBAC learns the binding from
+      // its watch): wait until the token is accepted.
       const deadline = Date.now() + 30_000;
       for (;;) {
         const r = await run(config, 'get', 'namespaces', '-o', 'name');

@@ -91,6 +91,32 @@ describe('Python client with a service account token', () => {
     });
     assert.equal(tr.status, 201, tr.body);
     token = (tr.json().status as { token: string }).token;
+    // The default policy (RBAC) lets a service account list nothing: namespaces are cluster-wide,
+    // so the account gets a ClusterRoleBinding to view, as an operator would grant it.
+    const bind = await http({
+      method: 'POST',
+      path: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+      body: JSON.stringify({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'reader-view' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+        subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: 'robots' }],
+      }),
+    });
+    assert.equal(bind.status, 201, bind.body);
+    // RBAC learns the binding (and view its aggregated rules) from its watches.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const r = await http({
+        path: '/api/v1/namespaces',
+        anonymous: true,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (r.status === 200) break;
+      assert.ok(Date.now() < deadline, `the binding never took effect: ${r.body}`);
+      await new Promise((res) => setTimeout(res, 50));
+    }
   });
   after(() => ts.stop());
 

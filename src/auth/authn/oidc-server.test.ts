@@ -36,7 +36,8 @@ describe('JWT authentication through the server', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const get = (token: string, path = '/api/v1/namespaces') =>
+  // Discovery is what the default policy (Node,RBAC) grants every authenticated user.
+  const get = (token: string, path = '/api') =>
     api.call({ path, anonymous: true, headers: { authorization: `Bearer ${token}` } });
 
   async function whenReady(token: string): Promise<void> {
