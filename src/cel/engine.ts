@@ -41,15 +41,17 @@ export function normalEngineType(s: string): string {
 
 /** cel-go's spelling (`list(string)`) of an engine type string (`list<string>`). */
 export function celGoTypeName(s: string): string {
-  return s
-    .replace(/</g, '(')
-    .replace(/>/g, ')')
-    .replace(/\boptional\(/g, 'optional_type(')
-    .replace(/\bnull\b/g, 'null_type')
-    // A type parameter left unbound (the element of `[]`) is dyn to cel-go.
-    .replace(/\b[A-Z]\b/g, 'dyn')
-    .replace(/^list$/, 'list(dyn)')
-    .replace(/^map$/, 'map(dyn, dyn)');
+  return (
+    s
+      .replace(/</g, '(')
+      .replace(/>/g, ')')
+      .replace(/\boptional\(/g, 'optional_type(')
+      .replace(/\bnull\b/g, 'null_type')
+      // A type parameter left unbound (the element of `[]`) is dyn to cel-go.
+      .replace(/\b[A-Z]\b/g, 'dyn')
+      .replace(/^list$/, 'list(dyn)')
+      .replace(/^map$/, 'map(dyn, dyn)')
+  );
 }
 
 /** What the engine attaches to its errors: a code, the bare message and the source range. */
@@ -164,8 +166,14 @@ export function declareTypeNames(
     const parts = name.split('.');
     if (parts.length < 2 || engine.hasVariable(parts[0])) continue;
     let node = roots.get(parts[0]);
-    if (node === undefined) roots.set(parts[0], (node = {}));
-    for (const p of parts.slice(1, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
+    if (node === undefined) {
+      node = {};
+      roots.set(parts[0], node);
+    }
+    for (const p of parts.slice(1, -1)) {
+      node[p] ??= {};
+      node = node[p] as Record<string, unknown>;
+    }
     Object.defineProperty(node, parts[parts.length - 1], { enumerable: true, get: () => lookup(name) });
   }
   for (const [root, value] of roots) engine.registerConstant(root, 'map<string, dyn>', value);

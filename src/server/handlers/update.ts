@@ -1,8 +1,8 @@
 // PUT of an object or of its status: 200 with the result, 201 when the PUT created it.
 
 import { methodNotSupported } from '../../machinery/status.ts';
-import { pacedTracking } from './breathe.ts';
 import { decodeObject } from './body.ts';
+import { pacedTracking } from './breathe.ts';
 import { admitFor, type ResourceHandler } from './env.ts';
 import { dryRunOf, updateManagerOf, writeOptionsOf } from './options.ts';
 import { chooseOutput, respondObject } from './output.ts';
