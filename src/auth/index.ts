@@ -1,4 +1,5 @@
-// Auth: authn/ (who is asking) and authz/ (may they). Imports machinery/ and naming/ only.
+// Auth: authn/ (who is asking), authz/ (may they) and webhook-call.ts (the webhook transport both
+// use). Imports machinery/ and naming/ only.
 
 export * from './authn/index.ts';
 export * from './authz/index.ts';

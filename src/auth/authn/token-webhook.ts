@@ -3,9 +3,9 @@
 // answers who the token belongs to. As upstream's webhook authenticator:
 // - the review carries the upstream group name (authentication.k8s.io, DESIGN.md) in the version
 //   the flag asks for; answers in the upstream or the profile's group are read;
-// - transient failures (connection reset, 500, 504, 429, or any answer with Retry-After) are
+// - transient failures (connection reset, 500, 504, 429, or a 5xx with Retry-After) are
 //   retried with upstream's backoff (0.5 s, x1.5, 20% jitter, 5 attempts); each attempt has
-//   upstream's 30 s limit;
+//   upstream's 30 s limit (the transport shared with the authorization webhook, ../webhook-call.ts);
 // - answers are remembered for the cache TTL (2 minutes by default), refusals as well as
 //   acceptances; errors (the webhook down, garbage, a refusal that says why) are not remembered,
 //   so an outage ends as soon as the webhook is back;
@@ -13,9 +13,14 @@
 //   none) must share one with them, else the token is refused.
 // A webhook that fails in any way refuses the token (401); it never crashes the request.
 
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { groupName, type NamingProfile, namingProfile } from '../../naming/profile.ts';
+import {
+  reviewAnswerStatus,
+  type WebhookBackoff,
+  WebhookCallError,
+  type WebhookCallMessages,
+  WebhookPoster,
+} from '../webhook-call.ts';
 import { AUTHN_DEFAULTS, type TokenWebhookOptions } from './options.ts';
 import { CachedTokenAuthenticator } from './token-cache.ts';
 import type { TokenAuthenticator, TokenResult, UserInfo } from './types.ts';
@@ -23,18 +28,6 @@ import { loadWebhookClientConfig, type WebhookClientConfig } from './webhook-cli
 
 /** The group reviews are sent in: upstream's, whatever the profile. */
 const UPSTREAM_GROUP = `authentication.${namingProfile('upstream').groupDomain}`;
-
-export interface WebhookBackoff {
-  initialMs: number;
-  factor: number;
-  jitter: number;
-  steps: number;
-}
-
-/** Upstream's DefaultRetryBackoff for the token webhook. */
-export const WEBHOOK_BACKOFF: WebhookBackoff = { initialMs: 500, factor: 1.5, jitter: 0.2, steps: 5 };
-/** Upstream's limit on one webhook request, reading the answer included. */
-export const WEBHOOK_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface WebhookAuthenticatorOptions {
   config: WebhookClientConfig;
@@ -51,16 +44,13 @@ export interface WebhookAuthenticatorOptions {
   now?: () => number;
 }
 
-class WebhookError extends Error {
-  constructor(
-    message: string,
-    readonly retry = false,
-  ) {
-    super(message);
-  }
-}
-
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_SESSION_ERROR']);
+/** How this authenticator words a failed call (the errors end in its refusal's message). */
+const MESSAGES: Partial<WebhookCallMessages> = {
+  timeout: (_target, ms) => `the webhook did not answer within ${ms} ms`,
+  transport: (_target, err) => err.message,
+  status: (code) => `the webhook answered with the status code ${code}`,
+  notJson: 'the webhook answered something that is not JSON',
+};
 
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -68,20 +58,8 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s)
 
 /** The answer's status, or why it is not a TokenReview. */
 function readStatus(body: unknown, groups: readonly string[]): Dict {
-  if (!isDict(body)) throw new WebhookError('the webhook answered something other than a JSON object');
-  const apiVersion = body.apiVersion;
-  if (apiVersion !== undefined) {
-    const [group, version] = String(apiVersion).split('/');
-    if (!groups.includes(group) || (version !== 'v1' && version !== 'v1beta1'))
-      throw new WebhookError(
-        `the webhook answered in an unexpected apiVersion ${JSON.stringify(apiVersion)}`,
-      );
-  }
-  if (body.kind !== undefined && body.kind !== 'TokenReview')
-    throw new WebhookError(`the webhook answered a ${JSON.stringify(body.kind)}, not a TokenReview`);
-  const status = body.status ?? {};
-  if (!isDict(status)) throw new WebhookError('the webhook answered a status that is not an object');
-  const bad = (field: string) => new WebhookError(`the webhook answered a malformed status.${field}`);
+  const status = reviewAnswerStatus(body, groups, 'TokenReview');
+  const bad = (field: string) => new WebhookCallError(`the webhook answered a malformed status.${field}`);
   if (status.authenticated !== undefined && typeof status.authenticated !== 'boolean')
     throw bad('authenticated');
   if (status.error !== undefined && typeof status.error !== 'string') throw bad('error');
@@ -102,31 +80,20 @@ function readStatus(body: unknown, groups: readonly string[]): Dict {
 
 /** The TokenReview client: one review, retried as upstream; throws when there is no answer to use. */
 export class TokenReviewWebhook {
-  private readonly agent: HttpAgent;
+  private readonly poster: WebhookPoster;
   private readonly groups: readonly string[];
 
   constructor(private readonly opts: WebhookAuthenticatorOptions) {
-    const c = opts.config;
-    this.agent =
-      c.url.protocol === 'https:'
-        ? new HttpsAgent({
-            keepAlive: true,
-            ca: c.ca,
-            cert: c.clientCert,
-            key: c.clientKey,
-            servername: c.serverName,
-            rejectUnauthorized: !c.insecureSkipTlsVerify,
-          })
-        : new HttpAgent({ keepAlive: true });
+    this.poster = new WebhookPoster(opts.config, opts.requestTimeoutMs, opts.backoff, MESSAGES);
     this.groups = [UPSTREAM_GROUP, ...(opts.acceptedGroups ?? [])];
   }
 
   close(): void {
-    this.agent.destroy();
+    this.poster.close();
   }
 
   async authenticateToken(token: string, audiences: readonly string[]): Promise<TokenResult> {
-    const status = await this.reviewWithRetries(token, audiences);
+    const status = await this.review(token, audiences);
     let granted: string[] | undefined;
     if (audiences.length > 0) {
       const answered = isStrings(status.audiences) && status.audiences.length > 0;
@@ -135,7 +102,7 @@ export class TokenReviewWebhook {
       if (granted.length === 0) return null;
     }
     if (status.authenticated !== true) {
-      if (typeof status.error === 'string' && status.error !== '') throw new WebhookError(status.error);
+      if (typeof status.error === 'string' && status.error !== '') throw new WebhookCallError(status.error);
       return null;
     }
     const u = (status.user ?? {}) as Dict;
@@ -151,25 +118,7 @@ export class TokenReviewWebhook {
     return granted === undefined ? { user } : { user, audiences: granted };
   }
 
-  private async reviewWithRetries(token: string, audiences: readonly string[]): Promise<Dict> {
-    const b = this.opts.backoff ?? WEBHOOK_BACKOFF;
-    let delay = b.initialMs;
-    for (let step = 1; ; step++) {
-      try {
-        return await this.review(token, audiences);
-      } catch (err) {
-        const retry =
-          err instanceof WebhookError ? err.retry : RESET_CODES.has((err as { code?: string }).code ?? '');
-        if (!retry || step >= b.steps) throw err;
-      }
-      const wait = delay + Math.random() * b.jitter * delay;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      delay *= b.factor;
-    }
-  }
-
-  private review(token: string, audiences: readonly string[]): Promise<Dict> {
-    const c = this.opts.config;
+  private async review(token: string, audiences: readonly string[]): Promise<Dict> {
     const spec: Dict = { token };
     if (audiences.length > 0) spec.audiences = [...audiences];
     const body = JSON.stringify({
@@ -179,70 +128,8 @@ export class TokenReviewWebhook {
       spec,
       status: { user: {} },
     });
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, */*',
-      'content-length': String(Buffer.byteLength(body)),
-    };
-    if (c.token !== undefined) headers.authorization = `Bearer ${c.token}`;
-    else if (c.username !== undefined)
-      headers.authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}`;
-    const send = c.url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const timeoutMs = this.opts.requestTimeoutMs ?? WEBHOOK_REQUEST_TIMEOUT_MS;
-    return new Promise<Dict>((resolve, reject) => {
-      const req = send(c.url, { method: 'POST', agent: this.agent, headers }, (res) => {
-        readBody(res).then((text) => {
-          clearTimeout(timer);
-          try {
-            resolve(this.answer(res, text));
-          } catch (err) {
-            reject(err);
-          }
-        }, fail);
-      });
-      const timer = setTimeout(() => {
-        // Rejected first, so that the reset the destroy causes is not taken for a retryable one.
-        const err = new WebhookError(`the webhook did not answer within ${timeoutMs} ms`);
-        reject(err);
-        req.destroy(err);
-      }, timeoutMs);
-      function fail(err: Error) {
-        clearTimeout(timer);
-        reject(err);
-      }
-      req.on('error', fail);
-      req.end(body);
-    });
+    return readStatus(await this.poster.post(body), this.groups);
   }
-
-  private answer(res: IncomingMessage, text: string): Dict {
-    const code = res.statusCode ?? 0;
-    if (code < 200 || code > 206) {
-      const retry =
-        code === 500 ||
-        code === 504 ||
-        code === 429 ||
-        (code >= 500 && res.headers['retry-after'] !== undefined);
-      throw new WebhookError(`the webhook answered with the status code ${code}`, retry);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new WebhookError('the webhook answered something that is not JSON');
-    }
-    return readStatus(parsed, this.groups);
-  }
-}
-
-function readBody(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (d: Buffer) => chunks.push(d));
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    res.on('error', reject);
-    res.on('aborted', () => reject(new WebhookError('the webhook closed the connection mid-answer')));
-  });
 }
 
 /**

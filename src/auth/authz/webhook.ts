@@ -14,8 +14,14 @@
 
 import type { Program } from '../../cel/index.ts';
 import { groupName, type NamingProfile, namingProfile } from '../../naming/profile.ts';
-import type { WebhookBackoff } from '../authn/token-webhook.ts';
 import type { WebhookClientConfig } from '../authn/webhook-client-config.ts';
+import {
+  reviewAnswerStatus,
+  WEBHOOK_TIMEOUT_MS,
+  type WebhookBackoff,
+  WebhookCallError,
+  WebhookPoster,
+} from '../webhook-call.ts';
 import { evaluateMatchConditions } from './match-conditions.ts';
 import type {
   Attributes,
@@ -25,11 +31,10 @@ import type {
   SelectorRequirement,
   Verdict,
 } from './types.ts';
-import { WebhookCallError, WebhookPoster } from './webhook-request.ts';
 
 const UPSTREAM_GROUP = `authorization.${namingProfile('upstream').groupDomain}`;
 /** Upstream's limit on one call when the configuration sets none (the flags' webhook). */
-export const AUTHZ_WEBHOOK_TIMEOUT_MS = 30_000;
+export const AUTHZ_WEBHOOK_TIMEOUT_MS = WEBHOOK_TIMEOUT_MS;
 const CACHE_SIZE = 8192;
 /** Upstream's bound on the requester-controlled attributes of a remembered answer. */
 const MAX_CACHED_ATTRIBUTES_SIZE = 10_000;
@@ -54,7 +59,6 @@ export interface WebhookAuthorizerOptions {
 }
 
 type Dict = Record<string, unknown>;
-const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface ReviewStatus {
   allowed: boolean;
@@ -248,20 +252,7 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
   }
 
   private readAnswer(body: unknown): ReviewStatus {
-    if (!isDict(body)) throw new WebhookCallError('the webhook answered something other than a JSON object');
-    if (body.apiVersion !== undefined) {
-      const [group, v] = String(body.apiVersion).split('/');
-      if (!this.groups.includes(group) || (v !== 'v1' && v !== 'v1beta1'))
-        throw new WebhookCallError(
-          `the webhook answered in an unexpected apiVersion ${JSON.stringify(body.apiVersion)}`,
-        );
-    }
-    if (body.kind !== undefined && body.kind !== 'SubjectAccessReview')
-      throw new WebhookCallError(
-        `the webhook answered a ${JSON.stringify(body.kind)}, not a SubjectAccessReview`,
-      );
-    const s = body.status ?? {};
-    if (!isDict(s)) throw new WebhookCallError('the webhook answered a status that is not an object');
+    const s = reviewAnswerStatus(body, this.groups, 'SubjectAccessReview');
     for (const k of ['allowed', 'denied'])
       if (s[k] !== undefined && s[k] !== null && typeof s[k] !== 'boolean')
         throw new WebhookCallError(`the webhook answered a malformed status.${k}`);
