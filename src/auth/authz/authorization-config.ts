@@ -2,18 +2,14 @@
 // and its defaults. The file names its kind in `apiserver.config.<group domain>` at v1, v1beta1 or
 // v1alpha1 (the versions upstream 1.35 reads); under the spec profile the upstream-named group is
 // read too. Unknown and repeated fields are errors, as upstream's strict decoder makes them (the
-// shape check is authentication's, shared). The connection type is the spec's ClientConfigFile
-// with `clientConfigFile`, or upstream's spelling of both. Field rules: authorization-config-validation.ts.
+// envelope and shape check are ../config-file.ts's, shared with authentication's). The connection
+// type is the spec's ClientConfigFile with `clientConfigFile`, or upstream's spelling of both.
+// Field rules: authorization-config-validation.ts.
 
-import { parseDocument } from 'yaml';
 import { parseDuration } from '../../machinery/duration.ts';
-import { type NamingProfile, namingProfile, sameGroup } from '../../naming/index.ts';
-import {
-  authenticationConfigGroup,
-  ConfigDecodeError,
-  check,
-  type Shape,
-} from '../authn/authentication-config.ts';
+import { type NamingProfile, namingProfile } from '../../naming/index.ts';
+import { authenticationConfigGroup } from '../authn/authentication-config.ts';
+import { ConfigDecodeError, decodeConfigFile, type Shape } from '../config-file.ts';
 
 export const AUTHORIZATION_CONFIG_KIND = 'AuthorizationConfiguration';
 export const AUTHORIZATION_CONFIG_VERSIONS = ['v1', 'v1beta1', 'v1alpha1'] as const;
@@ -132,32 +128,13 @@ export function decodeAuthorizationConfig(
   text: string,
   profile: NamingProfile = namingProfile('spec'),
 ): AuthorizationConfiguration {
-  if (text.length === 0) throw new ConfigDecodeError('empty config data');
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
-  if (doc.errors.length > 0)
-    throw new ConfigDecodeError(`yaml: ${doc.errors.map((e) => e.message).join('; ')}`);
-  const raw: unknown = doc.toJS();
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ConfigDecodeError("couldn't get version/kind; json parse error: not an object");
-  }
-  const obj = raw as Dict;
-  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-  const kind = typeof obj.kind === 'string' ? obj.kind : '';
-  if (kind === '') throw new ConfigDecodeError(`Object 'Kind' is missing in '${JSON.stringify(raw)}'`);
-  const slash = apiVersion.lastIndexOf('/');
-  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-  const version = apiVersion.slice(slash + 1);
-  const known =
-    sameGroup(profile, group, authenticationConfigGroup(profile)) &&
-    (AUTHORIZATION_CONFIG_VERSIONS as readonly string[]).includes(version);
-  if (!known || kind !== AUTHORIZATION_CONFIG_KIND) {
-    throw new ConfigDecodeError(
-      `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)}`,
-    );
-  }
-  const errs: string[] = [];
-  check(raw, ROOT, '', errs);
-  if (errs.length > 0) throw new ConfigDecodeError(errs.join(', '));
+  const obj = decodeConfigFile(text, {
+    group: authenticationConfigGroup(profile),
+    profile,
+    kind: AUTHORIZATION_CONFIG_KIND,
+    versions: AUTHORIZATION_CONFIG_VERSIONS,
+    shape: ROOT,
+  }) as Dict;
   const list = (obj.authorizers ?? []) as (Dict | null)[];
   return {
     authorizers: list.map((a, i) => {
