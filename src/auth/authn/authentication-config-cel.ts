@@ -10,6 +10,7 @@ import {
   type Environment,
   evaluate,
   fromJson,
+  PER_CALL_LIMIT,
   type Program,
   T,
 } from '../../cel/index.ts';
@@ -19,7 +20,7 @@ import { listsLibrary } from '../../cel/library/lists.ts';
  * Upstream's cost limit for one evaluation of a stored expression (apiserver cel PerCallLimit),
  * which authentication expressions get from the base environment.
  */
-export const AUTHN_CEL_COST_LIMIT = 1_000_000;
+export const AUTHN_CEL_COST_LIMIT = PER_CALL_LIMIT;
 
 /** Upstream's declaration of `user` (authentication/cel: kubernetes.UserInfo). */
 const USER_TYPE: CelType = T.object('kubernetes.UserInfo', {

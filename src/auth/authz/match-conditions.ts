@@ -10,12 +10,13 @@ import {
   compile,
   type Environment,
   evaluate,
+  PER_CALL_LIMIT,
   type Program,
   T,
 } from '../../cel/index.ts';
 
 /** Upstream's per-call cost limit for stored expressions. */
-export const MATCH_CONDITION_COST_LIMIT = 1_000_000;
+export const MATCH_CONDITION_COST_LIMIT = PER_CALL_LIMIT;
 
 const SELECTOR_REQUIREMENT: CelType = T.object('kubernetes.SelectorRequirement', {
   key: T.string,
