@@ -10,6 +10,7 @@
 
 import type { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { headerValues, unescapeExtraKey } from './headers.ts';
 import type { RequestHeaderOptions } from './options.ts';
 import { chainProblem, parseCertificateBundle } from './request-header-chain.ts';
 import type { Authenticator, AuthnRequest, AuthnResult, UserInfo } from './types.ts';
@@ -34,38 +35,15 @@ function trimmed(flag: string, names: readonly string[] | undefined): string[] {
   });
 }
 
-/** Go's url.PathUnescape: %XX decoded; a malformed escape leaves the key as it came. */
-function unescapeKey(key: string): string {
-  if (!key.includes('%')) return key;
-  if (/%(?![0-9a-fA-F]{2})/.test(key)) return key;
-  const bytes: number[] = [];
-  for (let i = 0; i < key.length; i++) {
-    if (key[i] === '%') {
-      bytes.push(Number.parseInt(key.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(key[i], 'utf8'));
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
 /** Headers by lowercase name, every value kept apart and in order. */
-function headerValues(req: AuthnRequest): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const add = (name: string, value: string) => {
-    const k = name.toLowerCase();
-    const list = out.get(k);
-    if (list === undefined) out.set(k, [value]);
-    else list.push(value);
-  };
-  if (req.rawHeaders !== undefined) {
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) add(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    return out;
-  }
+function requestHeaderValues(req: AuthnRequest): Map<string, string[]> {
+  if (req.rawHeaders !== undefined) return headerValues(req.rawHeaders);
+  const raw: string[] = [];
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
-    for (const one of Array.isArray(v) ? v : [v]) add(k, one);
+    for (const one of Array.isArray(v) ? v : [v]) raw.push(k, one);
   }
-  return out;
+  return headerValues(raw);
 }
 
 export class RequestHeaderAuthenticator implements Authenticator {
@@ -101,7 +79,7 @@ export class RequestHeaderAuthenticator implements Authenticator {
     if (c.allowedNames.length > 0 && !c.allowedNames.includes(cert.commonName))
       return { error: `x509: subject with cn=${cert.commonName} is not in the allowed list` };
 
-    const headers = headerValues(req);
+    const headers = requestHeaderValues(req);
     const first = (names: readonly string[]) => {
       for (const n of names) {
         const v = headers.get(n)?.[0];
@@ -117,7 +95,7 @@ export class RequestHeaderAuthenticator implements Authenticator {
     for (const prefix of c.extraHeaderPrefixes) {
       for (const [name, values] of headers) {
         if (!name.startsWith(prefix)) continue;
-        const key = unescapeKey(name.slice(prefix.length));
+        const key = unescapeExtraKey(name.slice(prefix.length));
         extra[key] = [...(extra[key] ?? []), ...values];
       }
     }

@@ -5,6 +5,7 @@
 // alpha and off by default there. Users, groups and service accounts are resources of the core
 // group (as upstream checks them); uids and userextras belong to the authentication group.
 
+import { headerValues, unescapeExtraKey } from '../../auth/authn/headers.ts';
 import type { UserInfo } from '../../auth/authn/types.ts';
 import type { Attributes, Authorizer } from '../../auth/authz/types.ts';
 import { badRequest, forbiddenByAuthorization } from '../../machinery/status.ts';
@@ -30,31 +31,6 @@ interface Wanted {
   apiVersion: string;
   /** The extra key, for UserExtra. */
   fieldPath: string;
-}
-
-/** Headers by lowercase name, every value apart and in order (Node joins repeated ones with ', '). */
-function headerValues(rawHeaders: readonly string[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const k = rawHeaders[i].toLowerCase();
-    const list = out.get(k);
-    if (list === undefined) out.set(k, [rawHeaders[i + 1]]);
-    else list.push(rawHeaders[i + 1]);
-  }
-  return out;
-}
-
-/** Go's url.PathUnescape: %XX decoded; a malformed escape leaves the key as it came. */
-function unescapeKey(key: string): string {
-  if (!key.includes('%') || /%(?![0-9a-fA-F]{2})/.test(key)) return key;
-  const bytes: number[] = [];
-  for (let i = 0; i < key.length; i++) {
-    if (key[i] === '%') {
-      bytes.push(Number.parseInt(key.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(key[i], 'utf8'));
-  }
-  return Buffer.from(bytes).toString('utf8');
 }
 
 /** `system:serviceaccount:<ns>:<name>` with a valid namespace and name, as upstream splits it. */
@@ -93,7 +69,7 @@ export function impersonationRequests(headers: Map<string, string[]>, authentica
   for (const [name, values] of headers) {
     if (!name.startsWith(EXTRA_PREFIX)) continue;
     hasExtra = true;
-    const key = unescapeKey(name.slice(EXTRA_PREFIX.length));
+    const key = unescapeExtraKey(name.slice(EXTRA_PREFIX.length));
     for (const v of values) {
       out.push({ kind: 'UserExtra', namespace: '', name: v, apiVersion: authnVersion, fieldPath: key });
     }
