@@ -1,6 +1,7 @@
 // Machinery: object metadata helpers and the shapes shared by every layer above. Imports nothing
 // from the rest of src/ except naming/.
 
+export type * from './authorization.ts';
 export * from './duration.ts';
 export type { FieldCause, FieldError, FieldErrorType, PathLike } from './field-errors.ts';
 // Field error constructors share names with the Status constructors (invalid, forbidden,

@@ -4,26 +4,7 @@
 import { sameGroup, upstreamGroupAlias } from '../../naming/group-aliases.ts';
 import { groupName, type NamingProfile } from '../../naming/profile.ts';
 
-export interface PolicyRule {
-  verbs?: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
-export interface Subject {
-  kind?: string;
-  apiGroup?: string;
-  name?: string;
-  namespace?: string;
-}
-
-export interface RoleRef {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-}
+export type { PolicyRule, RoleRef, Subject } from '../../machinery/authorization.ts';
 
 export interface AggregationRule {
   clusterRoleSelectors?: {

@@ -2,28 +2,11 @@
 // rule resolver other parts ask (SelfSubjectRulesReview, escalation checks). The objects arrive
 // as plain decoded API objects; only the fields evaluation reads are typed here.
 
+import type { PolicyRule, RoleRef, Subject } from '../../../machinery/authorization.ts';
 import type { UserInfo } from '../../authn/types.ts';
+import type { NonResourceRuleInfo, ResourceRuleInfo } from '../types.ts';
 
-export interface PolicyRule {
-  verbs?: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
-export interface Subject {
-  kind?: string;
-  apiGroup?: string;
-  name?: string;
-  namespace?: string;
-}
-
-export interface RoleRef {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-}
+export type { NonResourceRuleInfo, PolicyRule, ResourceRuleInfo, RoleRef, Subject };
 
 export interface RbacMeta {
   name?: string;
@@ -69,19 +52,6 @@ export interface RbacFeed {
  */
 export interface RbacObjectSource {
   start(handlers: RbacFeedHandlers): RbacFeed;
-}
-
-/** A resource rule as SelfSubjectRulesReview reports it. */
-export interface ResourceRuleInfo {
-  verbs: string[];
-  apiGroups: string[];
-  resources: string[];
-  resourceNames: string[];
-}
-
-export interface NonResourceRuleInfo {
-  verbs: string[];
-  nonResourceURLs: string[];
 }
 
 export interface RulesForResult {
