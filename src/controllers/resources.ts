@@ -69,3 +69,38 @@ export function listMetadata(list: ListObject): ApiObject[] {
   if (encoded === undefined) return list.items;
   return encoded.map((item) => ({ metadata: metadataOfBody(item.text(), CONTROLLER_FIELDS) }));
 }
+
+/** How often a controller's write is tried when it meets a conflict. */
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * Re-reads an object, asks `next` for what it should become (undefined: nothing to do) and writes
+ * that, recorded under `manager`; a conflict starts over, up to WRITE_ATTEMPTS times. An object
+ * that is gone (404 on the read or the write) is left alone.
+ */
+export async function updateWithRetries(
+  r: ControlledResource,
+  namespace: string,
+  name: string,
+  next: (current: ApiObject) => ApiObject | undefined,
+  manager: string | undefined,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    let current: ApiObject;
+    try {
+      current = await r.store.get(namespace, name);
+    } catch (err) {
+      if (codeOf(err) === 404) return;
+      throw err;
+    }
+    const wanted = next(current);
+    if (wanted === undefined) return;
+    try {
+      await r.store.update(namespace, name, wanted, { track: trackAs(r, manager) });
+      return;
+    } catch (err) {
+      if (codeOf(err) === 404) return;
+      if (codeOf(err) !== 409 || attempt >= WRITE_ATTEMPTS) throw err;
+    }
+  }
+}

@@ -8,14 +8,13 @@
 import { type LabelSelector, labelSelectorAsMatcher } from '../../machinery/labels.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import type { WireWatch } from '../../registry/generic-store.ts';
-import { type ControlledResource, codeOf, trackAs } from '../resources.ts';
+import { type ControlledResource, updateWithRetries } from '../resources.ts';
+import { WorkQueue } from '../work-queue.ts';
 
 /** Upstream's field manager for the aggregated rules. */
 export const AGGREGATION_MANAGER = 'clusterrole-aggregation-controller';
 
 const RULE_FIELDS = ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs', 'verbs'] as const;
-const WRITE_ATTEMPTS = 5;
-const RETRY_MS = 250;
 
 type Rule = Record<string, unknown>;
 
@@ -69,12 +68,11 @@ export interface ClusterRoleAggregationOptions {
 export class ClusterRoleAggregation {
   private readonly resource: ControlledResource | undefined;
   private readonly roles = new Map<string, Known>();
-  private readonly queue = new Set<string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly queue = new WorkQueue(
+    (name) => this.sync(name),
+    (name, err) => this.log(`clusterrole-aggregation: ${name}: ${err.message}; retrying`),
+  );
   private watch: WireWatch | undefined;
-  private working = false;
-  private stopped = false;
-  private idleWaiters: (() => void)[] = [];
   private readonly log: (message: string) => void;
   private readonly manager: string;
 
@@ -92,17 +90,17 @@ export class ClusterRoleAggregation {
   }
 
   stop(): void {
-    this.stopped = true;
+    this.queue.stop();
     this.watch?.stop();
-    for (const t of this.timers) clearTimeout(t);
-    this.queue.clear();
-    this.settle();
   }
 
   /** Resolves once nothing is queued or in progress (tests wait on this). */
   idle(): Promise<void> {
-    if (!this.working && this.queue.size === 0 && this.timers.size === 0) return Promise.resolve();
-    return new Promise((res) => this.idleWaiters.push(res));
+    return this.queue.idle();
+  }
+
+  private get stopped(): boolean {
+    return this.queue.stopped;
   }
 
   private async relist(r: ControlledResource): Promise<void> {
@@ -141,41 +139,7 @@ export class ClusterRoleAggregation {
   }
 
   private enqueueAggregated(): void {
-    for (const role of this.roles.values()) if (role.selectors !== undefined) this.enqueue(role.name);
-  }
-
-  private enqueue(name: string): void {
-    if (this.stopped) return;
-    this.queue.add(name);
-    if (!this.working) void this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    this.working = true;
-    while (this.queue.size > 0 && !this.stopped) {
-      const name = this.queue.values().next().value as string;
-      this.queue.delete(name);
-      try {
-        await this.sync(name);
-      } catch (err) {
-        this.log(`clusterrole-aggregation: ${name}: ${(err as Error).message}; retrying`);
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          this.enqueue(name);
-          this.settle();
-        }, RETRY_MS);
-        this.timers.add(timer);
-      }
-    }
-    this.working = false;
-    this.settle();
-  }
-
-  private settle(): void {
-    if (this.working || this.queue.size > 0 || (this.timers.size > 0 && !this.stopped)) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
+    for (const role of this.roles.values()) if (role.selectors !== undefined) this.queue.add(role.name);
   }
 
   /** The rules the role should hold: every other matching role's rules, by name, each once. */
@@ -197,23 +161,12 @@ export class ClusterRoleAggregation {
     if (role === undefined || role.selectors === undefined || this.resource === undefined) return;
     const rules = this.aggregate(role);
     if (sameRules(rules, role.rules)) return;
-    const { store } = this.resource;
-    for (let attempt = 1; ; attempt++) {
-      let current: ApiObject;
-      try {
-        current = await store.get('', name);
-      } catch (err) {
-        if (codeOf(err) === 404) return;
-        throw err;
-      }
-      if (sameRules(rules, known(current).rules)) return;
-      try {
-        await store.update('', name, { ...current, rules }, { track: trackAs(this.resource, this.manager) });
-        return;
-      } catch (err) {
-        if (codeOf(err) === 404) return;
-        if (codeOf(err) !== 409 || attempt >= WRITE_ATTEMPTS) throw err;
-      }
-    }
+    await updateWithRetries(
+      this.resource,
+      '',
+      name,
+      (current) => (sameRules(rules, known(current).rules) ? undefined : { ...current, rules }),
+      this.manager,
+    );
   }
 }

@@ -21,9 +21,10 @@ import {
   codeOf,
   eventMetadata,
   listMetadata,
-  trackAs,
   typeKey,
+  updateWithRetries,
 } from '../resources.ts';
+import { WorkQueue } from '../work-queue.ts';
 
 interface OwnerRef {
   apiVersion: string;
@@ -44,9 +45,6 @@ interface GraphNode {
 }
 
 type OwnerState = 'present' | 'waiting' | 'absent' | 'unknown';
-
-const WRITE_ATTEMPTS = 5;
-const RETRY_MS = 250;
 
 /**
  * One empty list for every node without owners or finalizers (nearly all of them): the graph holds
@@ -70,12 +68,11 @@ export class GarbageCollector {
   private readonly nodes = new Map<string, GraphNode>();
   private readonly dependents = new Map<string, Set<string>>();
   private readonly byType = new Map<string, ControlledResource>();
-  private readonly queue = new Set<string>();
   private readonly watches: WireWatch[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private working = false;
-  private stopped = false;
-  private idleWaiters: (() => void)[] = [];
+  private readonly queue = new WorkQueue(
+    (uid) => this.attend(uid),
+    (uid, err) => this.log(`garbage collector: ${uid}: ${err.message}; retrying`),
+  );
 
   constructor(
     private readonly resources: readonly ControlledResource[],
@@ -100,22 +97,22 @@ export class GarbageCollector {
       this.follow(r, revisions[i]);
     });
     for (const node of this.nodes.values()) {
-      if (node.owners.length > 0 || this.hasGcFinalizer(node)) this.enqueue(node.uid);
+      if (node.owners.length > 0 || this.hasGcFinalizer(node)) this.queue.add(node.uid);
     }
   }
 
   stop(): void {
-    this.stopped = true;
+    this.queue.stop();
     for (const w of this.watches) w.stop();
-    for (const t of this.timers) clearTimeout(t);
-    this.queue.clear();
-    this.settle();
   }
 
   /** Resolves once nothing is queued or in progress (tests wait on this). */
   idle(): Promise<void> {
-    if (!this.working && this.queue.size === 0 && this.timers.size === 0) return Promise.resolve();
-    return new Promise((res) => this.idleWaiters.push(res));
+    return this.queue.idle();
+  }
+
+  private get stopped(): boolean {
+    return this.queue.stopped;
   }
 
   private follow(r: ControlledResource, revision: string): void {
@@ -173,7 +170,7 @@ export class GarbageCollector {
       set.add(uid);
     }
     const ownersChanged = JSON.stringify(before?.owners ?? []) !== JSON.stringify(node.owners);
-    if (this.hasGcFinalizer(node) || (node.owners.length > 0 && ownersChanged)) this.enqueue(uid);
+    if (this.hasGcFinalizer(node) || (node.owners.length > 0 && ownersChanged)) this.queue.add(uid);
     this.wakeWaitingOwners([...(before?.owners ?? []), ...node.owners]);
   }
 
@@ -195,7 +192,7 @@ export class GarbageCollector {
     if (node === undefined) return;
     this.nodes.delete(uid);
     for (const o of node.owners) this.dependents.get(o.uid)?.delete(uid);
-    for (const d of this.dependents.get(uid) ?? []) this.enqueue(d);
+    for (const d of this.dependents.get(uid) ?? []) this.queue.add(d);
     this.wakeWaitingOwners(node.owners);
   }
 
@@ -203,7 +200,7 @@ export class GarbageCollector {
   private wakeWaitingOwners(owners: readonly OwnerRef[]): void {
     for (const o of owners) {
       const owner = this.nodes.get(o.uid);
-      if (owner?.deleting && owner.finalizers.includes(FOREGROUND_FINALIZER)) this.enqueue(o.uid);
+      if (owner?.deleting && owner.finalizers.includes(FOREGROUND_FINALIZER)) this.queue.add(o.uid);
     }
   }
 
@@ -212,40 +209,6 @@ export class GarbageCollector {
       node.deleting &&
       (node.finalizers.includes(ORPHAN_FINALIZER) || node.finalizers.includes(FOREGROUND_FINALIZER))
     );
-  }
-
-  private enqueue(uid: string): void {
-    if (this.stopped) return;
-    this.queue.add(uid);
-    if (!this.working) void this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    this.working = true;
-    while (this.queue.size > 0 && !this.stopped) {
-      const uid = this.queue.values().next().value as string;
-      this.queue.delete(uid);
-      try {
-        await this.attend(uid);
-      } catch (err) {
-        this.log(`garbage collector: ${uid}: ${(err as Error).message}; retrying`);
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          this.enqueue(uid);
-          this.settle();
-        }, RETRY_MS);
-        this.timers.add(timer);
-      }
-    }
-    this.working = false;
-    this.settle();
-  }
-
-  private settle(): void {
-    if (this.working || this.queue.size > 0 || (this.timers.size > 0 && !this.stopped)) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
   }
 
   private async attend(uid: string): Promise<void> {
@@ -342,27 +305,14 @@ export class GarbageCollector {
   }
 
   /** Re-reads the object, applies `change` (false: nothing to do) and writes it, retrying conflicts. */
-  private async mutate(node: GraphNode, change: (obj: ApiObject) => boolean): Promise<void> {
-    const { store } = node.resource;
-    for (let attempt = 1; ; attempt++) {
-      let current: ApiObject;
-      try {
-        current = await store.get(node.namespace, node.name);
-      } catch (err) {
-        if (codeOf(err) === 404) return;
-        throw err;
-      }
-      if (current.metadata?.uid !== node.uid || !change(current)) return;
-      try {
-        await store.update(node.namespace, node.name, current, {
-          track: trackAs(node.resource, this.manager),
-        });
-        return;
-      } catch (err) {
-        if (codeOf(err) === 404) return;
-        if (codeOf(err) !== 409 || attempt >= WRITE_ATTEMPTS) throw err;
-      }
-    }
+  private mutate(node: GraphNode, change: (obj: ApiObject) => boolean): Promise<void> {
+    return updateWithRetries(
+      node.resource,
+      node.namespace,
+      node.name,
+      (current) => (current.metadata?.uid === node.uid && change(current) ? current : undefined),
+      this.manager,
+    );
   }
 }
 
