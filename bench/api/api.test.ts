@@ -94,6 +94,35 @@ describe('API bench scenarios (quick)', { timeout: 900_000 }, () => {
     );
   });
 
+  it('authz-load runs get and create as an RBAC-bound user and as system:masters, and compares them', async () => {
+    const out = await byName['authz-load'].run(ctx());
+    assert.match(out.markdown, /^\| server +\| load +\| user +\| +requests\/s \| +of system:masters’ \|/);
+    assert.match(out.markdown, /\| get +\| RBAC RoleBinding \(bench-rbac\) +\|/);
+    assert.match(
+      out.markdown,
+      /\| create +\| system:masters \([^)]+\) +\|.*\| +100\.0% \(100\.0–100\.0\) \|/,
+    );
+    const [{ value }] = out.results as {
+      value: { load: string; who: string; username: string; failed: number }[];
+    }[];
+    assert.deepEqual(
+      value.map((x) => `${x.load} ${x.who}`),
+      ['get rbac', 'get masters', 'create rbac', 'create masters'],
+    );
+    assert.equal(value[0].username, 'bench-rbac');
+    assert.deepEqual(
+      value.map((x) => x.failed),
+      [0, 0, 0, 0],
+    );
+  });
+
+  it('authz-load refuses a server named by a kubeconfig', async () => {
+    await assert.rejects(
+      byName['authz-load'].run(ctx({ kubeconfig: '/nonexistent' })),
+      /needs the server the bench starts/,
+    );
+  });
+
   it('get --auth refuses the kinds that set server flags on a server named by a kubeconfig', async () => {
     await assert.rejects(
       byName.get.run(ctx({ kubeconfig: '/nonexistent', auth: ['cert', 'static-token'] })),

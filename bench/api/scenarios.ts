@@ -6,6 +6,7 @@ import { formatNumber, formatSummary } from '../lib/format.ts';
 import type { Scenario, ScenarioContext, ScenarioOutput } from '../lib/scenario.ts';
 import { type Summary, summarize } from '../lib/stats.ts';
 import { renderTable } from '../lib/table.ts';
+import { authzLoadScenario } from './authz-load.ts';
 import { getByAuthScenario } from './get-auth.ts';
 import { hostile } from './hostile.ts';
 import { apiClient } from './http-client.ts';
@@ -732,5 +733,10 @@ export const apiScenarios: Scenario[] = [
     run: watchScenario,
   },
   { name: 'memory', description: 'server resident memory after 100k objects', run: memoryScenario },
+  {
+    name: 'authz-load',
+    description: 'get and create as an RBAC-bound user against system:masters, 2,200 RBAC objects stored',
+    run: authzLoadScenario,
+  },
   hostile,
 ];
