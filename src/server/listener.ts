@@ -123,6 +123,18 @@ interface Http1Settings {
   maxHeaderSize?: number;
 }
 
+/**
+ * nghttp2's own rapid-reset limiter (default: a burst of 1000, then 33 a second) ends a session
+ * from inside one read with INTERNAL_ERROR, or on Node 22 with a protocol error whose GOAWAY races
+ * the socket's close. Set well above the handler bound, it stays a backstop and the bound answers
+ * first with Go's GOAWAY ENHANCE_YOUR_CALM (StreamScheduler). Node 20 has no such setting and
+ * ignores these (nor does @types/node 20 declare them, hence the spread of a separate object).
+ */
+const RESET_LIMITER: { streamResetBurst: number; streamResetRate: number } = {
+  streamResetBurst: 10_000,
+  streamResetRate: 1_000,
+};
+
 export async function listen(opts: ListenerOptions): Promise<Listener> {
   const limits = { ...CONNECTION_DEFAULTS, ...opts.limits };
   const maxStreams = limits.maxStreamsPerConnection;
@@ -147,6 +159,7 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
     ciphers: SERVER_CIPHERS,
     honorCipherOrder: true,
     handshakeTimeout: limits.headerTimeoutMs,
+    ...RESET_LIMITER,
     settings: {
       maxConcurrentStreams: maxStreams,
       // secure_serving.go: per-stream receive buffer and frame size shrunk from Go's 1 MB to what
