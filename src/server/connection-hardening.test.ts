@@ -12,20 +12,11 @@ import { after, before, describe, it } from 'node:test';
 import { connect as tlsConnect } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { type Reply, startTestApiServer, type TestApiServer } from './testing/index.ts';
+import { type Reply, startTestApiServer, type TestApiServer, waitUntil } from './testing/index.ts';
 import { RawH2Client } from './testing/raw-h2.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-
-/** Resolves once `cond` holds, checking every few milliseconds; fails after `boundMs`. */
-async function until(cond: () => boolean, what: string, boundMs = 30_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > boundMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function caOf(t: TestApiServer): Buffer {
   return readFileSync(join(t.dir, 'ca.crt'));
@@ -108,7 +99,7 @@ describe('HTTP/2 rapid reset', () => {
     if (raw.goaway !== undefined) assert.notEqual(raw.goaway.code, h2.NGHTTP2_NO_ERROR);
 
     // Every handler the resets started has stopped, and what it held is let go.
-    await until(() => t.server.connectionStats().handlers === 0, 'handlers to stop');
+    await waitUntil(() => t.server.connectionStats().handlers === 0, 'handlers to stop');
     gc();
     const grown = process.memoryUsage().arrayBuffers - before.arrayBuffers;
     assert.ok(grown < 64 * 1024 * 1024, `array buffers grew by ${grown} bytes`);
@@ -149,7 +140,7 @@ describe('HTTP/2 rapid reset', () => {
     } finally {
       s.destroy();
     }
-    await until(() => t.server.connectionStats().handlers === 0, 'handlers to stop');
+    await waitUntil(() => t.server.connectionStats().handlers === 0, 'handlers to stop');
     const r = await t.call({ path: '/api/v1/namespaces/default/configmaps?limit=1' });
     assert.equal(r.status, 200);
   });
@@ -162,7 +153,7 @@ describe('HTTP/2 rapid reset', () => {
       await new Promise((resolve) => st.once('response', resolve));
       assert.ok(t.server.connectionStats().handlers >= 1);
       st.close(h2.NGHTTP2_CANCEL);
-      await until(() => t.server.connectionStats().handlers === 0, 'the watch handler to end');
+      await waitUntil(() => t.server.connectionStats().handlers === 0, 'the watch handler to end');
     } finally {
       s.close();
     }
@@ -189,7 +180,7 @@ describe('HTTP/2 streams per connection', () => {
       }
       raw.send(...frames);
       const last = ids[5];
-      await until(() => raw.resets.has(last), 'the sixth stream to be reset');
+      await waitUntil(() => raw.resets.has(last), 'the sixth stream to be reset');
       assert.equal(raw.resets.get(last), h2.NGHTTP2_REFUSED_STREAM);
       for (const id of ids.slice(0, 5)) assert.notEqual(raw.resets.get(id), h2.NGHTTP2_REFUSED_STREAM);
     } finally {
@@ -212,7 +203,7 @@ describe('connection timeouts', () => {
       agent.on('free', (socket) => socket.once('close', () => (closed = true)));
       const r = await http1(t, agent, '/version');
       assert.equal(r.status, 200);
-      await until(() => closed, 'the idle connection to close');
+      await waitUntil(() => closed, 'the idle connection to close');
     } finally {
       agent.destroy();
     }
@@ -312,7 +303,7 @@ describe('connection timeouts', () => {
       await new Promise((resolve) => st.once('close', resolve));
       assert.equal(status, 504);
       assert.equal(JSON.parse(body).reason, 'Timeout');
-      await until(() => t.server.connectionStats().handlers === 0, 'the handler reading the body to end');
+      await waitUntil(() => t.server.connectionStats().handlers === 0, 'the handler reading the body to end');
     } finally {
       clearInterval(trickle);
       s.close();
@@ -330,7 +321,7 @@ describe('connection bound', () => {
   it('a connection past --max-connections gets a 429 and is closed; room made is used again', async () => {
     const agents = [0, 1, 2, 3, 4].map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
     try {
-      await until(() => t.server.connectionStats().connections === 0, 'no connection to be open');
+      await waitUntil(() => t.server.connectionStats().connections === 0, 'no connection to be open');
       for (const a of agents.slice(0, 3)) assert.equal((await http1(t, a, '/version')).status, 200);
       assert.equal(t.server.connectionStats().connections, 3);
 
@@ -342,7 +333,7 @@ describe('connection bound', () => {
 
       // Once a connection closes, a new one is served.
       agents[0].destroy();
-      await until(() => t.server.connectionStats().connections === 2, 'a connection to close');
+      await waitUntil(() => t.server.connectionStats().connections === 2, 'a connection to close');
       assert.equal((await http1(t, agents[4], '/version')).status, 200);
     } finally {
       for (const a of agents) a.destroy();

@@ -11,19 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { KUBECTLS, kubectl, type Run, startTestServer, type TestServer, writeTemp } from './lib/harness.ts';
+import { KUBECTLS, kubectl, startTestServer, type TestServer, waitFor, writeTemp } from './lib/harness.ts';
 
 const TOKEN = 'rbac-can-i-token-0123456789';
-
-/** Runs until `ok` holds for the result, for at most 30 s; returns the last result. */
-async function until(run: () => Promise<Run>, ok: (r: Run) => boolean): Promise<Run> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const r = await run();
-    if (ok(r) || Date.now() > deadline) return r;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
 
 for (const k of KUBECTLS) {
   describe(`${k.name}: a namespace admin through RBAC`, () => {
@@ -45,9 +35,11 @@ for (const k of KUBECTLS) {
         const r = await run(...args);
         assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
       }
-      const ready = await until(
+      const ready = await waitFor(
         () => run('auth', 'can-i', 'get', 'pods', '--as', 'alice', '-n', 'team'),
         (r) => r.stdout.trim() === 'yes',
+        'RBAC to see the bindings',
+        { settle: true },
       );
       assert.equal(ready.stdout.trim(), 'yes', ready.stderr);
     });

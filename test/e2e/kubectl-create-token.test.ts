@@ -9,7 +9,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { startServer } from '../../src/server/server.ts';
 import { client } from '../../src/server/testing/http-client.ts';
-import { KUBECTLS, kubectl, startTestServer, type TestServer, writeTemp } from './lib/harness.ts';
+import { KUBECTLS, kubectl, startTestServer, type TestServer, waitFor, writeTemp } from './lib/harness.ts';
 
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
@@ -127,15 +127,13 @@ for (const k of KUBECTLS) {
       assert.equal((await run('--kubeconfig', cfg, 'auth', 'whoami')).code, 0);
       assert.equal((await run('delete', 'serviceaccount', 'temp')).code, 0);
       // Successes are cached for a few seconds, as upstream caches them.
-      let last = '';
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
-        const r = await run('--kubeconfig', cfg, 'auth', 'whoami');
-        last = r.stderr;
-        if (r.code !== 0) break;
-        await new Promise((res) => setTimeout(res, 500));
-      }
-      assert.match(last, /Unauthorized/);
+      const last = await waitFor(
+        () => run('--kubeconfig', cfg, 'auth', 'whoami'),
+        (r) => r.code !== 0,
+        'the token to stop working',
+        { settle: true },
+      );
+      assert.match(last.stderr, /Unauthorized/);
     });
   });
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify as toYaml } from 'yaml';
 import { client } from '../../src/server/testing/http-client.ts';
-import { startTestServer, type TestServer, writeTemp } from './lib/harness.ts';
+import { startTestServer, type TestServer, waitFor, writeTemp } from './lib/harness.ts';
 
 /** Debian's interpreter, which sees Debian's python3-kubernetes (another on the PATH may not). */
 const PYTHON = '/usr/bin/python3';
@@ -106,17 +106,12 @@ describe('Python client with a service account token', () => {
     });
     assert.equal(bind.status, 201, bind.body);
     // RBAC learns the binding (and view its aggregated rules) from its watches.
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const r = await http({
-        path: '/api/v1/namespaces',
-        anonymous: true,
-        headers: { authorization: `Bearer ${token}` },
-      });
-      if (r.status === 200) break;
-      assert.ok(Date.now() < deadline, `the binding never took effect: ${r.body}`);
-      await new Promise((res) => setTimeout(res, 50));
-    }
+    await waitFor(
+      () =>
+        http({ path: '/api/v1/namespaces', anonymous: true, headers: { authorization: `Bearer ${token}` } }),
+      (r) => r.status === 200,
+      'the binding to take effect',
+    );
   });
   after(() => ts.stop());
 

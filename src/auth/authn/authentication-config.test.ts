@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { namingProfile } from '../../naming/index.ts';
+import { waitUntil } from '../../server/testing/wait-for.ts';
 import { decodeAuthenticationConfig, type JwtAuthenticatorConfig } from './authentication-config.ts';
 import { selectsClaim } from './authentication-config-cel.ts';
 import { validateAuthenticationConfiguration } from './authentication-config-validation.ts';
@@ -554,11 +555,7 @@ describe('AuthenticationConfiguration with a test issuer', () => {
       jwt: [jwt({ claimMappings: { username: { claim: 'sub', prefix: 'watched:' } } })],
     });
     const token = await issuer.issue('platform');
-    const deadline = Date.now() + 20_000;
-    while (s.metrics!.reloadsTotal.success === 0) {
-      assert.ok(Date.now() < deadline, 'the change was not picked up');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil(() => s.metrics!.reloadsTotal.success > 0, 'the change to be picked up');
     assert.equal(user(await s.tokens!.authenticateToken(token)).username, 'watched:jane');
   });
 });

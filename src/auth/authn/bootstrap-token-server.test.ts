@@ -14,6 +14,7 @@ import { groupName, namingProfile } from '../../naming/profile.ts';
 import { createCa, createLeaf, type KeyAndCert } from '../../server/pki/generate.ts';
 import { startServer } from '../../server/server.ts';
 import { startTestApiServer, type TestApiServer } from '../../server/testing/http-client.ts';
+import { waitFor } from '../../server/testing/wait-for.ts';
 import { bootstrapNames } from './bootstrap-token.ts';
 
 const SPEC = namingProfile('spec');
@@ -163,12 +164,12 @@ current-context: w
       expiration: new Date(Date.now() + 3600_000).toISOString(),
     });
     // The Secret reaches the authenticator through the watch cache.
-    const deadline = Date.now() + 30_000;
-    let a = await review({ token });
-    while (a.status !== 201 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-      a = await review({ token });
-    }
+    const a = await waitFor(
+      () => review({ token }),
+      (r) => r.status === 201,
+      'the token',
+      { settle: true },
+    );
     assert.equal(a.status, 201, JSON.stringify(a.body));
     assert.deepEqual(userOf(a), {
       username: 'system:bootstrap:abcdef',
@@ -193,11 +194,11 @@ current-context: w
       'token-secret': '0123456789abcdef',
       'usage-bootstrap-authentication': 'true',
     });
-    const deadline = Date.now() + 30_000;
-    while ((await review({ token: 'marker.0123456789abcdef' })).status !== 201) {
-      assert.ok(Date.now() < deadline, 'the marker token never authenticated');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(
+      () => review({ token: 'marker.0123456789abcdef' }),
+      (r) => r.status === 201,
+      'the marker token to authenticate',
+    );
     assertUnauthorized(await review({ token: 'expire.0123456789abcdef' }));
     assertUnauthorized(await review({ token: 'nouse0.0123456789abcdef' }));
   });

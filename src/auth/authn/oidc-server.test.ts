@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from '../../server/server.ts';
 import { startTestApiServer, type TestApiServer } from '../../server/testing/http-client.ts';
+import { waitFor } from '../../server/testing/wait-for.ts';
 import { TestOidcIssuer } from './testing/oidc-issuer.ts';
 
 describe('JWT authentication through the server', () => {
@@ -41,11 +42,11 @@ describe('JWT authentication through the server', () => {
     api.call({ path, anonymous: true, headers: { authorization: `Bearer ${token}` } });
 
   async function whenReady(token: string): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while ((await get(token)).status !== 200) {
-      assert.ok(Date.now() < deadline, 'the issuer never became usable');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(
+      () => get(token),
+      (r) => r.status === 200,
+      'the issuer to become usable',
+    );
   }
 
   it('accepts a token of the issuer', async () => {

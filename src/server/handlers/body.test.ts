@@ -8,7 +8,7 @@ import { connect, constants } from 'node:http2';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { YAML_SERIALIZER } from '../../codec/serializers.ts';
-import { startTestApiServer, type TestApiServer, warningsOf } from '../testing/index.ts';
+import { startTestApiServer, type TestApiServer, waitUntil, warningsOf } from '../testing/index.ts';
 import { BREATHE_FROM_BYTES } from './breathe.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -50,10 +50,7 @@ describe('request bodies', () => {
     stream.close(constants.NGHTTP2_CANCEL);
     await closed;
     // Whatever the handler did with it is done once the server has no handler running.
-    for (const deadline = Date.now() + 30_000; t.server.connectionStats().handlers > 0; ) {
-      if (Date.now() > deadline) assert.fail('the handler never finished');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitUntil(() => t.server.connectionStats().handlers === 0, 'the handler to finish');
     session.close();
     assert.equal((await t.call({ path: `${CM}/cut` })).status, 404);
   });

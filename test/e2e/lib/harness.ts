@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ServerOptions } from '../../../src/server/options.ts';
 import { type ServerHandle, startServer } from '../../../src/server/server.ts';
+import { waitUntil } from '../../../src/server/testing/wait-for.ts';
+
+export { waitFor, waitUntil } from '../../../src/server/testing/wait-for.ts';
 
 export const KUBECTLS = [
   { name: 'kubectl 1.32', path: '/usr/bin/kubectl' },
@@ -92,10 +95,6 @@ export function writeTemp(ts: TestServer, name: string, content: string): string
 }
 
 /** Polls until `predicate` holds or the time is up. */
-export async function eventually(predicate: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function eventually(predicate: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
+  return waitUntil(predicate, what, ms);
 }
