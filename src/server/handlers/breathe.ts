@@ -24,12 +24,21 @@ export function pacer(ctx: { bodyBytes?: number }): () => Promise<void> {
   return () => breathe(ctx.bodyBytes ?? 0);
 }
 
-/** A write's field tracking and pauses, paced by the request's body size (see pacer). */
+const RESOLVED = Promise.resolve();
+const noPause = () => RESOLVED;
+
+/**
+ * A write's field tracking and pauses, paced by the request's body size (see pacer). A small body,
+ * nearly every write, keeps the plain synchronous tracking and pauses that cost nothing.
+ */
 export function pacedTracking(
   ctx: { bodyBytes?: number },
   fields: FieldManager,
   manager: string,
 ): Required<Pick<WriteOptions, 'track' | 'pause'>> {
+  if ((ctx.bodyBytes ?? 0) < BREATHE_FROM_BYTES) {
+    return { pause: noPause, track: (live, next) => fields.update(live, next, manager) };
+  }
   const pause = pacer(ctx);
   return { pause, track: (live, next) => fields.updatePaced(live, next, manager, pause) };
 }
