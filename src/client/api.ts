@@ -141,3 +141,43 @@ export interface SharedInformer<T extends ApiObject = ApiObject> {
   /** The resourceVersion of the last list or event seen. */
   lastSyncResourceVersion(): string;
 }
+
+/** Every resource of the server, by group, version and resource name. */
+export interface ApiClient {
+  resource<T extends ApiObject = ApiObject>(gvr: GroupVersionResource, namespace?: string): ResourceClient<T>;
+}
+
+export interface InformerOptions {
+  /** Watch one namespace only; all namespaces when absent. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/**
+ * Shares one informer per resource (and options) among every controller of a process: one list,
+ * one watch, one cache, however many handlers.
+ */
+export interface InformerFactory {
+  forResource<T extends ApiObject = ApiObject>(gvr: GroupVersionResource, opts?: InformerOptions): SharedInformer<T>;
+  /** Starts every informer asked for so far (and any asked for later, as they are asked). */
+  start(): void;
+  /** Resolves once every started informer has synced. */
+  waitForSync(signal?: AbortSignal): Promise<void>;
+  stop(): void;
+}
+
+/** What a request authenticates with; the transport asks before each request. */
+export interface Credentials {
+  token?: string;
+  /** PEM; both or neither. A change makes the transport open new connections. */
+  clientCertificatePem?: string;
+  clientKeyPem?: string;
+}
+
+/** A source of credentials that may change over time (an exec plugin, a token file). */
+export interface CredentialSource {
+  current(): Promise<Credentials>;
+  /** The server answered 401 to a request made with `used`: forget them if they are still current. */
+  unauthorized(used: Credentials): void;
+}

@@ -1,0 +1,48 @@
+// The contract between the controller manager and each controller: a controller is a named
+// descriptor whose start() is given everything it may use (clients and shared informers, its part
+// of the configuration, a signal that ends it) and returns a handle the manager can check and stop.
+// Controllers reach the API only through these clients, never through registry/ or storage/.
+
+import type { ApiClient, InformerFactory } from '../client/api.ts';
+
+export interface ControllerLogger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ControllerContext {
+  /**
+   * The client this controller writes with: under --use-service-account-credentials it
+   * authenticates as the controller's own service account, otherwise as the manager.
+   */
+  client: ApiClient;
+  /** Shared informers (one list and watch per resource for the whole manager). */
+  informers: InformerFactory;
+  /**
+   * The manager's whole configuration (PlatControllerManagerConfiguration, defaulted and
+   * validated); each controller reads its own section.
+   */
+  config: unknown;
+  /** Aborted when the controller must stop (shutdown, or the manager lost its lease). */
+  signal: AbortSignal;
+  log: ControllerLogger;
+}
+
+export interface RunningController {
+  /** For the manager's /healthz/<name>: throws (or rejects) with the reason when unhealthy. */
+  check?(): void | Promise<void>;
+  /** Stops workers and handlers; resolves when no work is in progress. */
+  stop(): Promise<void>;
+}
+
+export interface ControllerDescriptor {
+  /** The name --controllers uses (`serviceaccount-token`, `garbage-collector-controller`, ...). */
+  name: string;
+  /** Upstream's other names accepted on the command line (`garbagecollector`). */
+  aliases?: string[];
+  /** false for controllers upstream leaves off unless named (bootstrap-signer, token-cleaner). */
+  enabledByDefault: boolean;
+  /** The service account it runs as under --use-service-account-credentials (`<name>-controller`). */
+  serviceAccountName: string;
+  start(ctx: ControllerContext): Promise<RunningController>;
+}
