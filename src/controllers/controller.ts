@@ -4,6 +4,7 @@
 // Controllers reach the API only through these clients, never through registry/ or storage/.
 
 import type { ApiClient, InformerFactory } from '../client/api.ts';
+import type { NamingProfile } from '../naming/profile.ts';
 
 export interface ControllerLogger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -23,6 +24,16 @@ export interface ControllerContext {
    * validated); each controller reads its own section.
    */
   config: unknown;
+  /**
+   * The naming profile of the served API (system and public namespaces, Secret types, labels);
+   * controllers take the spec's when it is absent.
+   */
+  naming?: NamingProfile;
+  /**
+   * PEM of the authority the manager's client trusts (its platconfig's): what the root CA
+   * publisher and the token controller hand out when SAController.RootCAFile is unset, as upstream.
+   */
+  clientCA?: string;
   /** Aborted when the controller must stop (shutdown, or the manager lost its lease). */
   signal: AbortSignal;
   log: ControllerLogger;
