@@ -181,3 +181,19 @@ export interface CredentialSource {
   /** The server answered 401 to a request made with `used`: forget them if they are still current. */
   unauthorized(used: Credentials): void;
 }
+
+/** A cancellable one-shot timer from a Clock. */
+export interface ClockTimer {
+  cancel(): void;
+}
+
+/**
+ * Time as the client's loops see it (informer resyncs and backoff, work-queue delays, leader
+ * election), injectable so tests step a fake clock instead of waiting.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Calls `fn` once, `ms` from now. */
+  setTimer(fn: () => void, ms: number): ClockTimer;
+}
