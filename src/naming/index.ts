@@ -2,6 +2,7 @@
 // domains, label prefixes and component names. Imports nothing.
 
 export * from './bootstrap-tokens.ts';
+export * from './client-authentication.ts';
 export * from './finalizers.ts';
 export * from './group-aliases.ts';
 export * from './openapi-extensions.ts';
