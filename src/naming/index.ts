@@ -4,6 +4,7 @@
 export * from './bootstrap-tokens.ts';
 export * from './client-authentication.ts';
 export * from './client.ts';
+export * from './controller-objects.ts';
 export * from './finalizers.ts';
 export * from './group-aliases.ts';
 export * from './openapi-extensions.ts';

@@ -15,6 +15,11 @@ export interface ServiceAccountNames {
   readonly tokenSecretType: string;
   /** Label set on a legacy token's Secret once it is invalidated (it authenticates no more). */
   readonly legacyInvalidSinceLabel: string;
+  /** Label holding the day (YYYY-MM-DD) a legacy token was last used. */
+  readonly legacyLastUsedLabel: string;
+  /** Annotations of a token Secret naming its service account, and that account's uid. */
+  readonly nameAnnotation: string;
+  readonly uidAnnotation: string;
   /** Extra keys of a service account user: pod name and uid, node name and uid, credential id. */
   readonly extra: {
     readonly podName: string;
@@ -32,6 +37,9 @@ export function serviceAccountNames(profile: NamingProfile): ServiceAccountNames
     legacyClaimPrefix: `${d}/serviceaccount/`,
     tokenSecretType: `${d}/service-account-token`,
     legacyInvalidSinceLabel: `${d}/legacy-token-invalid-since`,
+    legacyLastUsedLabel: `${d}/legacy-token-last-used`,
+    nameAnnotation: `${d}/service-account.name`,
+    uidAnnotation: `${d}/service-account.uid`,
     extra: {
       podName: `authentication.${d}/pod-name`,
       podUid: `authentication.${d}/pod-uid`,
