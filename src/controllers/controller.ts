@@ -55,5 +55,10 @@ export interface ControllerDescriptor {
   enabledByDefault: boolean;
   /** The service account it runs as under --use-service-account-credentials (`<name>-controller`). */
   serviceAccountName: string;
+  /**
+   * Runs with the manager's own credentials even under --use-service-account-credentials: upstream's
+   * service account token controller, which writes the very tokens the other controllers use.
+   */
+  rootCredentials?: boolean;
   start(ctx: ControllerContext): Promise<RunningController>;
 }
