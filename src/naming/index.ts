@@ -2,8 +2,9 @@
 // domains, label prefixes and component names. Imports nothing.
 
 export * from './bootstrap-tokens.ts';
-export * from './client-authentication.ts';
 export * from './client.ts';
+export * from './client-authentication.ts';
+export * from './controller-manager.ts';
 export * from './controller-objects.ts';
 export * from './finalizers.ts';
 export * from './group-aliases.ts';
