@@ -3,3 +3,5 @@
 // the client's contracts (../api.ts).
 
 export * from './exec-config.ts';
+export * from './exec-credential.ts';
+export * from './exec-credential-source.ts';
