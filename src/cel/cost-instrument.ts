@@ -35,6 +35,7 @@ import { callCost } from './cost-table.ts';
 import {
   comparisonCost,
   LIST_CREATE_BASE_COST,
+  LIST_LITERAL_BASE_COST,
   MAP_CREATE_BASE_COST,
   STRING_TRAVERSAL_COST_FACTOR,
   stringSize,
@@ -149,6 +150,9 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): numbe
   // constant charged, so a typical expression charges once or twice instead of once per node.
   // The totals are cel-go's; only an evaluation that fails midway is charged for the operands
   // after the failure too.
+  // Lists the engine's macro expansions build (a comprehension's empty accumulator): cel-go's 10,
+  // where a list literal written in the expression costs the spec's 40.
+  const engineLists = new WeakSet<Node>();
   const visit = (x: unknown): number => {
     if (!isNode(x) || seen.has(x)) return 0;
     seen.add(x);
@@ -208,7 +212,8 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): numbe
       case '%':
         return 1;
       case 'list':
-        return optimize && isConstant(n) ? 0 : LIST_CREATE_BASE_COST;
+        if (optimize && isConstant(n)) return 0;
+        return engineLists.has(n) ? LIST_CREATE_BASE_COST : LIST_LITERAL_BASE_COST;
       case 'map':
         return optimize && isConstant(n) ? 0 : MAP_CREATE_BASE_COST;
       case '==':
@@ -297,8 +302,10 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): numbe
     const name = macroOf.get(n);
     const m = name === undefined ? undefined : MACROS[name];
     if (m === undefined) return 1;
-    // The accumulator's initial value (`[]`, `{}` or a literal) is a node of its own and charges itself.
-    const a = n.args as { condition?: (accu: unknown) => unknown };
+    // The accumulator's initial value (`[]`, `{}` or a literal) is a node of its own and charges itself:
+    // an empty list there is the engine's, not a literal the expression wrote.
+    const a = n.args as { init?: unknown; condition?: (accu: unknown) => unknown };
+    if (isNode(a.init) && a.init.op === 'list') engineLists.add(a.init);
     const resultCost = m.result;
     const cond = a.condition;
     const c = m.condition;

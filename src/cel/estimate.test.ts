@@ -1,6 +1,8 @@
 // The static estimator against cel-go's own figures (checker/cost_test.go at v0.26.0, the
 // version kube-apiserver 1.35 builds with): each row is an expression, its variables, the sizes
-// its test estimator declares (path to maximum; bytes without one are 0..12), and cel-go's range.
+// its test estimator declares (path to maximum; bytes without one are 0..12), cel-go's range, and
+// how many list-literal creations each bound of that range counts (each costs 30 more under the
+// spec's base of 40: specRange).
 // Then compile-time refusal with upstream's messages, and how declared sizes reach the estimate.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -12,16 +14,23 @@ import {
   costExceedsBudgetMessage,
   STATIC_ESTIMATED_COST_LIMIT,
 } from './limits.ts';
+import { specRange } from './testing/index.ts';
 import { type CelType, T } from './types.ts';
 
-type Row = [string, Record<string, CelType>, Record<string, number>, [bigint, bigint]];
+type Row = [
+  string,
+  Record<string, CelType>,
+  Record<string, number>,
+  [bigint, bigint],
+  (number | [number, number])?,
+];
 
 // prettier-ignore
 const CEL_GO: readonly Row[] = [
   ['"Hello World!"', {}, {}, [0n, 0n]],
   ['input', { input: T.string }, {}, [1n, 1n]],
   ["input['key']", { input: T.map(T.string, T.string) }, {}, [2n, 2n]],
-  ['[1, 2, 3]', {}, {}, [10n, 10n]],
+  ['[1, 2, 3]', {}, {}, [10n, 10n], 1],
   ['{"a": 1, "b": 2, "c": 3}', {}, {}, [30n, 30n]],
   ['input.all(x, true)', { input: T.list(T.int) }, { input: 100 }, [2n, 302n]],
   [
@@ -30,13 +39,13 @@ const CEL_GO: readonly Row[] = [
     { input: 50, 'input.@items': 10 },
     [2n, 1752n],
   ],
-  ['[1, 2, 3].all(x, true)', {}, {}, [20n, 20n]],
+  ['[1, 2, 3].all(x, true)', {}, {}, [20n, 20n], 1],
   ["input.matches('[0-9]')", { input: T.string }, { input: 500 }, [3n, 103n]],
   ["'123'.matches('[0-9]')", {}, {}, [2n, 2n]],
   ['true || false', {}, {}, [0n, 0n]],
   ['a || b || c || d', { a: T.bool, b: T.bool, c: T.bool, d: T.bool }, {}, [1n, 4n]],
   ['1 < 2', {}, {}, [1n, 1n]],
-  ['2 in [1, 2, 3]', {}, {}, [13n, 13n]],
+  ['2 in [1, 2, 3]', {}, {}, [13n, 13n], 1],
   ['true ? 1 : 2', {}, {}, [0n, 0n]],
   ['size("123")', {}, {}, [1n, 1n]],
   ['size(b"123")', {}, {}, [1n, 1n]],
@@ -92,12 +101,14 @@ const CEL_GO: readonly Row[] = [
     { x: T.int, y: T.int, list1: T.list(T.int), list2: T.list(T.int) },
     { list1: 10, list2: 20 },
     [17n, 17n],
+    1,
   ],
   [
     "[list1, list2].exists(l, l.exists(v, v.startsWith('hi')))",
     { list1: T.list(T.string), list2: T.list(T.string) },
     { list1: 10, 'list1.@items': 64, list2: 20, 'list2.@items': 128 },
     [21n, 265n],
+    1,
   ],
   [
     'str1.endsWith("abcdefghijklmnopqrstuvwxyz") == str2.endsWith("abcdefghijklmnopqrstuvwxyz")',
@@ -108,33 +119,35 @@ const CEL_GO: readonly Row[] = [
   ['((5 != 6) == (1 == 2)) == ((3 <= 4) == (9 != 9))', {}, {}, [7n, 7n]],
   ['timestamp1 == timestamp2', { timestamp1: T.timestamp, timestamp2: T.timestamp }, {}, [3n, 3n]],
   ['duration1 != duration2', { duration1: T.duration, duration2: T.duration }, {}, [3n, 3n]],
-  ['[1,2,3,4,5].filter(x, x % 2 == 0)', {}, {}, [41n, 101n]],
-  ['[1,2,3,4,5].map(x, x)', {}, {}, [86n, 86n]],
-  ['[1,2,3,4,5].map(x, x).filter(x, x % 2 == 0)', {}, {}, [117n, 177n]],
-  ['[1,2,3,4,5].map(x, x).exists(x, x == 5) == true', {}, {}, [108n, 118n]],
-  ['[1,2,3,4,5].map(x, x).map(x, x)', {}, {}, [162n, 162n]],
-  ['[1,2,3,4,5].map(x, x)[4]', {}, {}, [87n, 87n]],
-  ['[[1,2],[1,2],[1,2],[1,2],[1,2]][4]', {}, {}, [61n, 61n]],
-  ["{'a': [1,2], 'b': [1,2], 'c': [1,2], 'd': [1,2], 'e': [1,2]}.b", {}, {}, [81n, 81n]],
-  ['[[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]].all(y, y.all(y, y == 1))', {}, {}, [76n, 136n]],
-  ['[1,2,3,4,5].map(x, [x, x]).all(y, y.all(y, y == 1))', {}, {}, [157n, 217n]],
+  ['[1,2,3,4,5].filter(x, x % 2 == 0)', {}, {}, [41n, 101n], 1],
+  ['[1,2,3,4,5].map(x, x)', {}, {}, [86n, 86n], 1],
+  ['[1,2,3,4,5].map(x, x).filter(x, x % 2 == 0)', {}, {}, [117n, 177n], 1],
+  ['[1,2,3,4,5].map(x, x).exists(x, x == 5) == true', {}, {}, [108n, 118n], 1],
+  ['[1,2,3,4,5].map(x, x).map(x, x)', {}, {}, [162n, 162n], 1],
+  ['[1,2,3,4,5].map(x, x)[4]', {}, {}, [87n, 87n], 1],
+  ['[[1,2],[1,2],[1,2],[1,2],[1,2]][4]', {}, {}, [61n, 61n], 6],
+  ["{'a': [1,2], 'b': [1,2], 'c': [1,2], 'd': [1,2], 'e': [1,2]}.b", {}, {}, [81n, 81n], 5],
+  ['[[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]].all(y, y.all(y, y == 1))', {}, {}, [76n, 136n], 6],
+  ['[1,2,3,4,5].map(x, [x, x]).all(y, y.all(y, y == 1))', {}, {}, [157n, 217n], 6],
   [
     '["a", "ab", "abc", "abcd", "abcde"].map(x, [x, x]).all(y, y.all(y, y.startsWith(\'a\')))',
     {},
     {},
     [157n, 217n],
+    6,
   ],
   [
     "input.map(x, [x, x]).all(y, y.all(y, y.startsWith('a')))",
     { input: T.list(T.string) },
     { input: 5 },
     [13n, 208n],
+    [0, 5],
   ],
-  ['[1,2,3,4,5].map(x, x).map(x, x) + [1]', {}, {}, [173n, 173n]],
-  ['[1,2,3].all(i, i in [1,2,3].map(j, j + j))', {}, {}, [20n, 230n]],
-  ['dyn([1,2,3]).all(i, i in dyn([1,2,3]).map(j, j + j))', {}, {}, [21n, 234n]],
+  ['[1,2,3,4,5].map(x, x).map(x, x) + [1]', {}, {}, [173n, 173n], 2],
+  ['[1,2,3].all(i, i in [1,2,3].map(j, j + j))', {}, {}, [20n, 230n], [1, 4]],
+  ['dyn([1,2,3]).all(i, i in dyn([1,2,3]).map(j, j + j))', {}, {}, [21n, 234n], [1, 4]],
   ["{'hello': 'hi'}['hello'] != {'hello': 'bye'}['hello']", {}, {}, [63n, 63n]],
-  ["['hello', 'hi'][0] != ['hello', 'bye'][1]", {}, {}, [23n, 23n]],
+  ["['hello', 'hi'][0] != ['hello', 'bye'][1]", {}, {}, [23n, 23n], 2],
   ['type(1)', {}, {}, [1n, 1n]],
   ['type(1) == int', {}, {}, [3n, 1844674407370955266n]],
 ];
@@ -154,9 +167,13 @@ function program(expr: string, options: EnvironmentOptions): Program {
 }
 
 describe("estimates: cel-go's checker figures", () => {
-  for (const [expr, variables, h, [min, max]] of CEL_GO) {
+  for (const [expr, variables, h, [min, max], literals = 0] of CEL_GO) {
     it(expr, () => {
-      assert.deepEqual(estimateCostExact(program(expr, { variables, sizes: hints(h) })), { min, max });
+      const [atMin, atMax] = typeof literals === 'number' ? [literals, literals] : literals;
+      assert.deepEqual(
+        estimateCostExact(program(expr, { variables, sizes: hints(h) })),
+        specRange({ min, max }, atMin, atMax),
+      );
     });
   }
 });

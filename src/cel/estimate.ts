@@ -16,6 +16,7 @@ import {
   fixed,
   fromBounds,
   LIST_CREATE_BASE_COST,
+  LIST_LITERAL_BASE_COST,
   MAP_CREATE_BASE_COST,
   mulBounds,
   toBounds,
@@ -251,7 +252,7 @@ export class Estimator {
       val = unionBounds(val, this.sizeOrUnknown(e));
     }
     this.#entries.set(n, { container: 'list', key: fixed(1), val });
-    return addBounds(sum, fixed(LIST_CREATE_BASE_COST));
+    return addBounds(sum, fixed(LIST_LITERAL_BASE_COST));
   }
 
   #map(n: Node): Bounds {

@@ -34,6 +34,7 @@ export {
   comparisonCost,
   containsCost,
   LIST_CREATE_BASE_COST,
+  LIST_LITERAL_BASE_COST,
   MAP_CREATE_BASE_COST,
   REGEX_STRING_LENGTH_COST_FACTOR,
   regexCost,

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { compile } from '../compile.ts';
 import { createEnvironment } from '../environment.ts';
 import { evaluate } from '../evaluate.ts';
-import { evaluator } from '../testing/index.ts';
+import { evaluator, specCost } from '../testing/index.ts';
 import { T } from '../types.ts';
 import { KUBE_STRINGS_VERSION, stringsLibrary } from './strings.ts';
 
@@ -144,8 +144,9 @@ describe('strings extension', () => {
     assert.equal(cost('s.charAt(1)'), 2);
     assert.equal(cost("s.split(' ', 1)"), 3);
     assert.equal(cost('strings.quote(s)'), 2);
-    assert.equal(cost("'%s'.format([s])"), 12);
+    // A list literal of a variable is built at run time: 30 above upstream's 12 and 15 (specCost).
+    assert.equal(cost("'%s'.format([s])"), specCost(12, 1));
     assert.equal(cost("['hello', 'mellow'].join(' ')"), 3);
-    assert.equal(cost('[s, s].join()'), 15);
+    assert.equal(cost('[s, s].join()'), specCost(15, 1));
   });
 });
