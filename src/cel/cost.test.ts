@@ -13,8 +13,8 @@ import { estimateCost } from './estimate.ts';
 import { evaluate } from './evaluate.ts';
 import { authorizerActivation, authzVariables, type CelAuthorizer } from './library/authz.ts';
 import { COST_LIMIT_EXCEEDED_MESSAGE, OUT_OF_BUDGET_MESSAGE, PER_CALL_LIMIT } from './limits.ts';
-import { T } from './types.ts';
 import { specCost, specRange } from './testing/index.ts';
+import { T } from './types.ts';
 
 const variables = { x: T.int, y: T.int, s: T.string, l: T.list(T.int), m: T.map(T.string, T.int) };
 const env = baseEnvironment({ variables });
