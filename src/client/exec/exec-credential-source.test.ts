@@ -176,6 +176,14 @@ describe('ExecCredentialSource: credentials and their lifetime', () => {
       clientKeyPem: leaf.keyPem,
     });
 
+    // A token beside them is kept too: client-go sends both.
+    p.prints(answer({ token: 't', clientCertificateData: chain, clientKeyData: leaf.keyPem }));
+    assert.deepEqual(await source(config(p)).current(), {
+      clientCertificatePem: chain,
+      clientKeyPem: leaf.keyPem,
+      token: 't',
+    });
+
     p.prints(answer({ clientCertificateData: leaf.certPem, clientKeyData: ca.keyPem }));
     await assert.rejects(
       source(config(p)).current(),
@@ -290,9 +298,9 @@ describe('ExecCredentialSource: failures name the plugin and never crash', () =>
       /exec plugin returned only certificate or key, not both/,
     ],
     [
-      'token and certificate',
+      'a token beside a certificate that is not PEM',
       answer({ token: 't', clientCertificateData: 'c', clientKeyData: 'k' }),
-      /both a token and a cert\/key pair/,
+      /tls: failed to find any PEM data in certificate input/,
     ],
     ['token of a wrong type', answer({ token: 5 }), /status\.token: must be a string, got number/],
     [

@@ -142,8 +142,6 @@ export async function decodeExecCredentialOutput(
     throw new Error("exec plugin didn't return a token or cert/key pair");
   if ((cert === '') !== (key === ''))
     throw new Error('exec plugin returned only certificate or key, not both');
-  if (token !== '' && cert !== '')
-    throw new Error('exec plugin returned both a token and a cert/key pair; it must return one or the other');
 
   let expiresAt: number | undefined;
   if (expiry !== '') {
@@ -154,9 +152,13 @@ export async function decodeExecCredentialOutput(
       );
   }
 
-  if (token !== '') return { credentials: { token }, expiresAt };
+  if (cert === '') return { credentials: { token }, expiresAt };
   checkKeyPair(cert, key);
-  return { credentials: { clientCertificatePem: cert, clientKeyPem: key }, expiresAt };
+  // Both at once are used together, as client-go does: the certificate in the handshake, the
+  // token in each request.
+  const credentials: Credentials = { clientCertificatePem: cert, clientKeyPem: key };
+  if (token !== '') credentials.token = token;
+  return { credentials, expiresAt };
 }
 
 interface PemBlock {
