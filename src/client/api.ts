@@ -69,6 +69,11 @@ export interface WriteOptions {
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
   /** Write through a subresource (`status`), as UpdateStatus does. */
   subresource?: string;
+  /**
+   * With `subresource` on create: the parent object's name (a service account's `token`, a pod's
+   * `eviction` or `binding`) when the body's metadata.name is not it.
+   */
+  name?: string;
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
