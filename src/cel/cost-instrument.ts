@@ -20,6 +20,7 @@ import {
   concatCost,
   concatenated,
   constantValue,
+  negatedLiteral,
   inCost,
   isLiteral,
   isNode,
@@ -130,6 +131,8 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): numbe
     switch (n.op) {
       case 'value':
         return true;
+      case '-_':
+        return negatedLiteral(n) !== undefined;
       case 'list':
         return (n.args as unknown[]).every(isConstant);
       case 'map':
@@ -194,12 +197,9 @@ export function instrumentCost(root: unknown, options: InstrumentOptions): numbe
       case '&&':
       case '||':
         return 0;
-      case '-_': {
+      case '-_':
         // cel-go's parser reads `-5` as one literal.
-        const a = n.args as Node;
-        if (a.op === 'value' && (typeof a.args === 'number' || typeof a.args === 'bigint')) return 0;
-        return 1;
-      }
+        return negatedLiteral(n) === undefined ? 1 : 0;
       case 'id':
       case '.':
       case '.?':

@@ -146,7 +146,21 @@ export function isLiteral(n: unknown): boolean {
 export function constantValue(n: unknown): unknown {
   if (!isNode(n)) return undefined;
   if (n.meta.alternate !== undefined) return constantValue(n.meta.alternate);
-  return n.op === 'value' ? n.args : undefined;
+  if (n.op === 'value') return n.args;
+  const v = negatedLiteral(n);
+  return v === undefined ? undefined : -v;
+}
+
+/**
+ * The number under a minus written on a numeric literal (`-5`, `-2.5`): cel-go's parser reads the
+ * pair as one literal, so it is a constant to the cost model (the engine's tree cannot tell `-(5)`
+ * from `-5`; both count as the literal); `-x` is an operation.
+ */
+export function negatedLiteral(n: unknown): number | bigint | undefined {
+  if (!isNode(n) || n.op !== '-_') return undefined;
+  const a = n.args;
+  if (!isNode(a) || a.op !== 'value') return undefined;
+  return typeof a.args === 'number' || typeof a.args === 'bigint' ? a.args : undefined;
 }
 
 export function orderingCost(l: unknown, r: unknown): number {
