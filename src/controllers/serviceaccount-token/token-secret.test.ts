@@ -58,7 +58,7 @@ describe('legacy token Secrets', () => {
     );
     assert.ok(
       !isServiceAccountToken(
-        { type: names.tokenSecretType, metadata: { annotations: null } } as ApiObject,
+        { type: names.tokenSecretType, metadata: { annotations: null } } as unknown as ApiObject,
         sa,
         names,
       ),
