@@ -120,7 +120,11 @@ describe('FakeResourceClient', () => {
     const c = new FakeCluster();
     const r = c.resource(CM, 'ns');
     await r.create(cm('a'));
-    const w = await r.watch({ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
+    const w = await r.watch({
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: true,
+    });
     const [added, bookmark] = await take(w, 2);
     assert.equal(added.type, 'ADDED');
     assert.equal(bookmark.type, 'BOOKMARK');
@@ -129,7 +133,10 @@ describe('FakeResourceClient', () => {
     c.streamingLists = false;
     const err = await rejects(r.watch({ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' }));
     assert.equal(err.code, 422);
-    assert.match(err.message, /sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled/);
+    assert.match(
+      err.message,
+      /sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled/,
+    );
   });
 
   it('refuses a stale update with the optimistic-lock conflict, and fails calls on demand', async () => {
