@@ -5,33 +5,26 @@
 // does, and a caller that gives up returns its reservation.
 
 import type { Clock, ClockTimer } from './api.ts';
+import { realClock } from './work-queue/clock.ts';
 
 /** rest.Config's defaults, used when qps or burst is 0. */
 export const DEFAULT_QPS = 5;
 export const DEFAULT_BURST = 10;
 
-export interface RateLimiter {
+export interface ClientRateLimiter {
   /** Resolves when the request may go; rejects with the signal's reason if it is aborted first. */
   acquire(signal?: AbortSignal): Promise<void>;
   /** Takes a token only if one is available now. */
   tryAcquire(): boolean;
 }
 
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimer(fn, ms) {
-    const t = setTimeout(fn, ms);
-    return { cancel: () => clearTimeout(t) };
-  },
-};
-
 /** No limit at all (a negative qps, as client-go reads it). */
-export const UNLIMITED: RateLimiter = {
+export const UNLIMITED: ClientRateLimiter = {
   acquire: (signal) => (signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve()),
   tryAcquire: () => true,
 };
 
-export class TokenBucket implements RateLimiter {
+export class TokenBucket implements ClientRateLimiter {
   private tokens: number;
   private last: number;
 
@@ -92,7 +85,7 @@ export class TokenBucket implements RateLimiter {
  * The limiter for a client's qps and burst as client-go reads them: 0 means the default (5 and 10),
  * a negative qps means no limit.
  */
-export function rateLimiterFor(qps = 0, burst = 0, clock: Clock = realClock): RateLimiter {
+export function rateLimiterFor(qps = 0, burst = 0, clock: Clock = realClock): ClientRateLimiter {
   if (qps < 0) return UNLIMITED;
   return new TokenBucket(qps === 0 ? DEFAULT_QPS : qps, burst === 0 ? DEFAULT_BURST : burst, clock);
 }
