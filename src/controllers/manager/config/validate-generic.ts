@@ -22,6 +22,19 @@ export interface ControllerCatalogue {
 /** client-go's leader elector keeps renewals this far apart from retries. */
 const JITTER_FACTOR = 1.2;
 
+/**
+ * Milliseconds of a duration field, or NaN with an error when its text is not a duration (a
+ * configuration built in code rather than decoded may hold anything).
+ */
+export function durationOf(d: string, path: FieldPath, errs: FieldError[]): number {
+  try {
+    return durationMs(d);
+  } catch (err) {
+    errs.push(invalid(path, d, (err as Error).message));
+    return Number.NaN;
+  }
+}
+
 export function validateLeaderElection(le: LeaderElectionConfiguration, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (!le.leaderElect) return errs;
@@ -29,9 +42,10 @@ export function validateLeaderElection(le: LeaderElectionConfiguration, path: Fi
   if (le.resourceLock !== 'leases') {
     errs.push(invalid(path.child('resourceLock'), le.resourceLock, 'resourceLock value must be "leases"'));
   }
-  const lease = durationMs(le.leaseDuration);
-  const renew = durationMs(le.renewDeadline);
-  const retry = durationMs(le.retryPeriod);
+  const lease = durationOf(le.leaseDuration, path.child('leaseDuration'), errs);
+  const renew = durationOf(le.renewDeadline, path.child('renewDeadline'), errs);
+  const retry = durationOf(le.retryPeriod, path.child('retryPeriod'), errs);
+  if (Number.isNaN(lease) || Number.isNaN(renew) || Number.isNaN(retry)) return errs;
   if (lease <= 0)
     errs.push(invalid(path.child('leaseDuration'), le.leaseDuration, 'must be greater than zero'));
   if (renew <= 0)

@@ -55,6 +55,10 @@ describe('validating PlatControllerManagerConfiguration', () => {
       'Generic.LeaderElection.renewDeadline: Invalid value: "2s": must be greater than retryPeriod*JitterFactor',
     ]);
     assert.deepEqual(le({ leaderElect: false, resourceLock: 'endpoints', leaseDuration: '1s' }), []);
+    // A configuration built in code may hold text that is no duration.
+    assert.deepEqual(le({ leaseDuration: 'soon' }), [
+      'Generic.LeaderElection.leaseDuration: Invalid value: "soon": time: invalid duration "soon"',
+    ]);
   });
 
   it('checks the client connection and leader migration', () => {

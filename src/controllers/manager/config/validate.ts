@@ -17,13 +17,13 @@ import {
   knownControllerNames,
   validateControllerList,
 } from './controllers-flag.ts';
-import { durationMs } from './go-duration.ts';
 import type { CloudControllerManagerConfiguration } from './types-cloud.ts';
 import type { CSRSigningConfiguration, PlatControllerManagerConfiguration } from './types-controllers.ts';
 import type { LeaderMigrationConfiguration } from './types-generic.ts';
 import {
   atLeastOne,
   type ControllerCatalogue,
+  durationOf,
   inRange,
   validateGeneric,
   validateLeaderMigration,
@@ -69,7 +69,8 @@ function validateCSRSigning(c: PlatControllerManagerConfiguration, profile: Nami
     );
   }
   // The spec makes this the longest lifetime a signer grants; a non-positive one grants none.
-  if (durationMs(csr.ClusterSigningDuration) <= 0) {
+  const durationPath = newPath('CSRSigningController', 'ClusterSigningDuration');
+  if (durationOf(csr.ClusterSigningDuration, durationPath, errs) <= 0) {
     errs.push(
       invalid(
         newPath('CSRSigningController', 'ClusterSigningDuration'),
