@@ -21,9 +21,14 @@ export type DeepPartial<T> = T extends (infer E)[]
     ? { [K in keyof T]?: DeepPartial<T[K]> }
     : T;
 
-/** Absent or zero: the duration upstream treats as unset. */
+/** Absent or zero: the duration upstream treats as unset. Text that is no duration stays for validation. */
 export function dur(v: Duration | undefined, def: Duration): Duration {
-  return v === undefined || durationMs(v) === 0 ? def : v;
+  if (v === undefined) return def;
+  try {
+    return durationMs(v) === 0 ? def : v;
+  } catch {
+    return v;
+  }
 }
 
 /** Absent or 0. */
