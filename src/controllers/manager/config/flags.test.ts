@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type FlagSpec, parseFlagsGiven } from '../../../cmd/flag-parser.ts';
-import { namingProfile } from '../../../naming/index.ts';
+import { controllerManagerNames, namingProfile } from '../../../naming/index.ts';
 import { decodePlatControllerManagerConfiguration } from './decode.ts';
 import { defaultPlatControllerManagerConfiguration } from './defaults.ts';
 import { applyFlags, controllerManagerFlags } from './flags.ts';
 
 const spec = namingProfile('spec');
+const names = controllerManagerNames(spec);
 const flags = controllerManagerFlags(spec);
 // The flag table is what the command-line parser takes, as it is.
 const specs: readonly FlagSpec[] = flags;
@@ -55,7 +56,7 @@ describe('controller manager flags', () => {
 
   it('overrides the file only with flags given', () => {
     const file = decodePlatControllerManagerConfiguration(
-      'apiVersion: platcontrollermanager.config.svc.io/v1alpha1\nkind: PlatControllerManagerConfiguration\n' +
+      `apiVersion: ${names.managerGroup}/v1alpha1\nkind: ${names.managerKind}\n` +
         'Generic:\n  LeaderElection: {leaseDuration: 30s, renewDeadline: 20s}\nJobController: {ConcurrentJobSyncs: 9}\n' +
         'DaemonSetController: {ConcurrentDaemonSetSyncs: 4}\n',
       spec,

@@ -1,10 +1,9 @@
 // The command-line flags kube-controller-manager maps onto its configuration, and applying them
 // over a decoded file: a flag given on the command line wins over the file; a flag not given leaves
-// the file's (or the default) value. Flags whose upstream name carries a brand take the profile's
-// word: `--plat-api-qps`, `--plat-api-burst`, `--plat-api-content-type`, `--platconfig`,
-// `--cluster-signing-nodeagent-serving-cert-file` under the spec profile, upstream's names
-// (`--kube-api-qps`, `--kubeconfig`, `--cluster-signing-kubelet-serving-cert-file`) under the
-// upstream profile. This file holds the generic and cloud-shared flags; flags-controllers.ts the rest.
+// the file's (or the default) value. Flags whose upstream name carries a brand (`--kube-api-qps`,
+// `--kube-api-burst`, `--kube-api-content-type`, `--kubeconfig`, `--cluster-signing-kubelet-*` and
+// `--cluster-signing-kube-apiserver-client-*`) take the profile's word in its place (naming/'s
+// controllerManagerNames().flags); under the upstream profile they are upstream's names. This file holds the generic and cloud-shared flags; flags-controllers.ts the rest.
 
 import {
   CM_FIELD,
