@@ -3,7 +3,8 @@
 // the file's (or the default) value. Flags whose upstream name carries a brand (`--kube-api-qps`,
 // `--kube-api-burst`, `--kube-api-content-type`, `--kubeconfig`, `--cluster-signing-kubelet-*` and
 // `--cluster-signing-kube-apiserver-client-*`) take the profile's word in its place (naming/'s
-// controllerManagerNames().flags); under the upstream profile they are upstream's names. This file holds the generic and cloud-shared flags; flags-controllers.ts the rest.
+// controllerManagerNames().flags); under the upstream profile they are upstream's names. This file
+// holds the generic and cloud-shared flags; flags-controllers.ts the rest.
 
 import {
   CM_FIELD,
