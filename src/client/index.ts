@@ -11,6 +11,7 @@ export * from './client-codec.ts';
 export * from './client-config.ts';
 export * from './config.ts';
 export * from './credentials.ts';
+export * from './discovery.ts';
 export * from './exec/index.ts';
 export * from './in-cluster.ts';
 export * from './informers/index.ts';
