@@ -1,0 +1,8 @@
+// Leader election on Leases, as client-go's tools/leaderelection: the elector (acquire, renew,
+// release on cancel, callbacks), the Lease lock with MicroTime times, and the configuration rules
+// and defaults of LeaderElectionConfiguration. Imports api.ts, work-queue/clock.ts, machinery/
+// and naming/.
+
+export * from './config.ts';
+export * from './elector.ts';
+export * from './lease-lock.ts';
