@@ -153,6 +153,11 @@ export class SharedIndexInformer<T extends ApiObject = ApiObject>
     return this.reflector.lastSyncResourceVersion();
   }
 
+  /** Whether the reflector lists by streaming (false once the server refused streaming lists). */
+  usesStreamingLists(): boolean {
+    return this.reflector.usesStreamingLists();
+  }
+
   /** Whether start() (or run()) has been called. */
   hasStarted(): boolean {
     return this.started;
