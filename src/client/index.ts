@@ -15,6 +15,7 @@ export * from './discovery.ts';
 export * from './exec/index.ts';
 export * from './in-cluster.ts';
 export * from './informers/index.ts';
+export * from './leader-election/index.ts';
 export * from './platconfig.ts';
 export * from './platconfig-context.ts';
 export * from './protobuf-schemas.ts';
