@@ -121,6 +121,7 @@ export function restOptionsFor(sel: SelectedContext, opts: FromPlatconfigOptions
     caPem,
     insecureSkipTlsVerify: cluster.insecureSkipTlsVerify,
     tlsServerName: cluster.tlsServerName,
+    ...(cluster.proxyUrl !== undefined ? { proxyUrl: cluster.proxyUrl } : {}),
     credentials: sources.length === 0 ? undefined : sources.length === 1 ? sources[0] : new Layered(sources),
     namespace: sel.namespace,
     ...(user.impersonate !== undefined ? { impersonate: user.impersonate } : {}),

@@ -20,8 +20,12 @@ import {
   type IncomingHttpHeaders,
   type OutgoingHttpHeaders,
 } from 'node:http2';
+import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { type ConnectionOptions, connect as tlsConnect } from 'node:tls';
 import type { CredentialSource, Credentials } from './api.ts';
 import { sameCredentials } from './credentials.ts';
+import { checkProxyUrl, proxyTunnel } from './proxy-tunnel.ts';
 import { type ClientRateLimiter, UNLIMITED } from './rate-limiter.ts';
 
 export interface Impersonation {
@@ -39,6 +43,8 @@ export interface TransportOptions {
   insecureSkipTlsVerify?: boolean;
   /** The name the server's certificate is checked against (and sent as SNI), when not the host. */
   tlsServerName?: string;
+  /** An http or https proxy to tunnel through with CONNECT (a cluster's proxy-url). */
+  proxyUrl?: string;
   credentials?: CredentialSource;
   userAgent?: string;
   impersonate?: Impersonation;
@@ -109,6 +115,7 @@ export class Transport {
   private readonly prefix: string;
   private readonly conns = new Set<Conn>();
   private readonly limiter: ClientRateLimiter;
+  private readonly proxy: URL | undefined;
   private closed = false;
 
   constructor(readonly options: TransportOptions) {
@@ -117,6 +124,7 @@ export class Transport {
       throw new Error(`unsupported server URL scheme "${this.origin.protocol}" in "${options.server}"`);
     this.prefix = this.origin.pathname.replace(/\/+$/, '');
     this.limiter = options.rateLimiter ?? UNLIMITED;
+    this.proxy = options.proxyUrl ? checkProxyUrl(options.proxyUrl) : undefined;
   }
 
   /** Sends a request and reads its whole response. */
@@ -125,12 +133,23 @@ export class Transport {
     const deadline = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
     const signal =
       deadline === undefined ? req.signal : req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
-    const res = await this.send({ ...req, signal });
+    const timedOut = () =>
+      this.failure(
+        req,
+        Object.assign(new Error(`request timed out after ${timeoutMs}ms`), { code: 'ETIMEDOUT' }),
+      );
+    let res: StreamingResponse;
+    try {
+      res = await this.send({ ...req, signal });
+    } catch (err) {
+      throw deadline?.aborted && !req.signal?.aborted ? timedOut() : err;
+    }
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of res.body) chunks.push(chunk);
     } catch (err) {
-      throw this.failure(req, deadline?.aborted ? new Error(`timed out after ${timeoutMs}ms`) : err);
+      if (req.signal?.aborted) throw req.signal.reason;
+      throw deadline?.aborted ? timedOut() : this.failure(req, err);
     } finally {
       res.close();
     }
@@ -189,7 +208,10 @@ export class Transport {
   private failure(req: TransportRequest, err: unknown): Error {
     if (req.signal?.aborted && err === req.signal.reason) return err as Error;
     const url = `${this.origin.origin}${this.prefix}${req.path}`;
-    const cause = err instanceof Error ? err : new Error(String(err));
+    let cause = err instanceof Error ? err : new Error(String(err));
+    // A stream cancelled because its connection failed: the connection's error is the news.
+    if ((cause as { code?: string }).code === 'ERR_HTTP2_STREAM_CANCEL' && cause.cause instanceof Error)
+      cause = cause.cause;
     const out = new Error(`${req.method} "${url}": ${cause.message}`, { cause });
     (out as { code?: string }).code = (cause as { code?: string }).code;
     return out;
@@ -287,20 +309,28 @@ export class Transport {
 
   private open(key: string, creds: Credentials): Conn {
     const o = this.options;
-    const session = connect(this.origin.origin, {
+    const connectTimeoutMs = o.connectTimeoutMs ?? 30_000;
+    const tlsOptions = {
       ca: o.caPem,
       cert: creds.clientCertificatePem,
       key: creds.clientKeyPem,
       rejectUnauthorized: !o.insecureSkipTlsVerify,
       ...(o.tlsServerName !== undefined ? { servername: o.tlsServerName } : {}),
+    };
+    const proxy = this.proxy;
+    const session = connect(this.origin.origin, {
+      ...tlsOptions,
       settings: { enablePush: false, initialWindowSize: STREAM_WINDOW },
       peerMaxConcurrentStreams: ASSUMED_MAX_STREAMS,
+      ...(proxy !== undefined
+        ? { createConnection: () => this.tunnel(proxy, tlsOptions, connectTimeoutMs) }
+        : {}),
     });
     const conn: Conn = { session, key, active: 0, usable: true };
     this.conns.add(conn);
     const connectTimer = setTimeout(
-      () => session.destroy(new Error(`timed out connecting after ${o.connectTimeoutMs ?? 30_000}ms`)),
-      o.connectTimeoutMs ?? 30_000,
+      () => session.destroy(new Error(`timed out connecting after ${connectTimeoutMs}ms`)),
+      connectTimeoutMs,
     );
     const pingTimer = setInterval(() => this.ping(conn), o.pingIntervalMs ?? 30_000);
     pingTimer.unref();
@@ -321,6 +351,21 @@ export class Transport {
       clearTimeout(conn.idleTimer);
     });
     return conn;
+  }
+
+  /** The server's connection through the proxy, with TLS over the tunnel for an https server. */
+  private tunnel(proxy: URL, tlsOptions: ConnectionOptions, connectTimeoutMs: number): Duplex {
+    const host = this.origin.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(this.origin.port || (this.origin.protocol === 'https:' ? 443 : 80));
+    const tunnel = proxyTunnel(proxy, host, port, connectTimeoutMs);
+    if (this.origin.protocol === 'http:') return tunnel;
+    return tlsConnect({
+      ...tlsOptions,
+      socket: tunnel,
+      host,
+      ...(tlsOptions.servername === undefined && isIP(host) === 0 ? { servername: host } : {}),
+      ALPNProtocols: ['h2'],
+    });
   }
 
   private ping(conn: Conn): void {
