@@ -90,4 +90,26 @@ describe('runWorkers', () => {
     ac.abort();
     await running;
   });
+
+  it('drops the backlog once the signal aborts, after the items in progress', async () => {
+    const q = new RateLimitingQueue<string>();
+    const ac = new AbortController();
+    const handled: string[] = [];
+    let release: (() => void) | undefined;
+    const running = runWorkers(
+      q,
+      1,
+      async (item) => {
+        handled.push(item);
+        await new Promise<void>((r) => (release = r));
+      },
+      ac.signal,
+    );
+    for (const k of ['a', 'b', 'c']) q.add(k);
+    await waitUntil(() => release !== undefined, 'the first item to start');
+    ac.abort();
+    release?.();
+    await running;
+    assert.deepEqual(handled, ['a']);
+  });
 });

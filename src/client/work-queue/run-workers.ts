@@ -1,8 +1,8 @@
 // The loop every controller runs over its queue: n workers take items one at a time; a handler
 // that resolves clears the item's backoff (forget), one that rejects puts it back rate-limited, and
 // the item is marked done either way, so a key re-added meanwhile runs again afterwards, never
-// concurrently. Aborting the signal shuts the queue down; the call resolves once every worker has
-// finished its current item.
+// concurrently. Aborting the signal shuts the queue down and drops what is still queued; the call
+// resolves once every worker has finished its current item.
 
 import type { RateLimitingQueue } from './rate-limiting-queue.ts';
 
@@ -32,6 +32,12 @@ export async function runWorkers<T>(
       const next = await queue.get();
       if (next.shutdown) return;
       const item = next.item;
+      // Once stopped, the backlog is dropped rather than worked off: a controller that lost its
+      // lease must stop writing promptly.
+      if (signal.aborted) {
+        queue.done(item);
+        return;
+      }
       try {
         await handler(item, signal);
         queue.forget(item);
