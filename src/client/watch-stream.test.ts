@@ -1,14 +1,21 @@
-// Watches through the REST client where the server's limits show: a resourceVersion that has left
+// Watch framing on canned responses (JSON lines split anywhere, protobuf frames, undecodable events,
+// stop), then watches through the REST client where the server's limits show: a resourceVersion that has left
 // the kept history comes back as an ERROR event carrying the 410 Expired Status, and watches beyond
 // the server's streams-per-connection limit open another connection instead of waiting.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Status } from '../machinery/status.ts';
+import { encodeStatus, encodeWatchFrame } from '../codec/protobuf/index.ts';
+import type { ApiObject } from '../machinery/object.ts';
+import { resourceExpired, type Status } from '../machinery/status.ts';
+import { UPSTREAM_ALIASES } from '../naming/index.ts';
 import { startTestApiServer, type TestApiServer, waitFor } from '../server/testing/index.ts';
 import type { WatchEvent, WatchStream } from './api.ts';
+import { ClientCodec } from './client-codec.ts';
 import { restOptionsFromPlatconfig } from './config.ts';
 import { RestClient } from './rest-client.ts';
+import type { StreamingResponse } from './transport.ts';
+import { HttpWatchStream } from './watch-stream.ts';
 
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
 
@@ -20,6 +27,100 @@ async function first(w: WatchStream): Promise<WatchEvent | undefined> {
   }
   return undefined;
 }
+
+/** A response whose body is the given chunks, recording whether it was closed. */
+function fakeResponse(chunks: Buffer[], contentType: string) {
+  const state = { closed: false };
+  const res: StreamingResponse = {
+    status: 200,
+    headers: { 'content-type': contentType },
+    body: (async function* () {
+      for (const c of chunks) yield c;
+    })(),
+    close: () => {
+      state.closed = true;
+    },
+  };
+  return { res, state };
+}
+
+async function all(w: WatchStream): Promise<WatchEvent[]> {
+  const out: WatchEvent[] = [];
+  for await (const ev of w) out.push(ev);
+  return out;
+}
+
+describe('watch stream framing', () => {
+  const codec = new ClientCodec();
+  const line = (type: string, name: string) =>
+    `${JSON.stringify({ type, object: { kind: 'ConfigMap', metadata: { name } } })}\n`;
+
+  it('reads newline-delimited JSON split anywhere, multi-byte characters included', async () => {
+    const text = line('ADDED', 'a') + line('MODIFIED', 'ü-b') + line('DELETED', 'c');
+    const bytes = Buffer.from(text);
+    const chunks = [
+      bytes.subarray(0, 7),
+      bytes.subarray(7, text.indexOf('ü') + 2),
+      bytes.subarray(text.indexOf('ü') + 2),
+    ];
+    const { res, state } = fakeResponse(chunks, 'application/json');
+    const evs = await all(new HttpWatchStream(res, 'application/json', codec));
+    assert.deepEqual(
+      evs.map((e) => `${e.type} ${e.object.metadata?.name}`),
+      ['ADDED a', 'MODIFIED ü-b', 'DELETED c'],
+    );
+    assert.ok(state.closed);
+  });
+
+  it('reports an undecodable event as an ERROR event with an InternalError Status, then ends', async () => {
+    for (const body of [
+      '{"type":"ADDED","object":{}}\nnot json\n',
+      '{"type":"WHAT","object":{}}\n',
+      '{"type":"ADDED"',
+    ]) {
+      const { res } = fakeResponse([Buffer.from(body)], 'application/json');
+      const evs = await all(new HttpWatchStream(res, 'application/json', codec));
+      const last = evs.at(-1);
+      assert.equal(last?.type, 'ERROR', body);
+      const status = last?.object as unknown as Status;
+      assert.deepEqual([status.code, status.reason], [500, 'InternalError']);
+      assert.match(String(status.message), /unable to decode an event from the watch stream: /);
+    }
+  });
+
+  it('reads protobuf frames, a Status in an ERROR event included', async () => {
+    const pb = UPSTREAM_ALIASES.protobufMediaType;
+    const expired = resourceExpired('too old resource version: 1 (5)').status;
+    const frame = encodeWatchFrame('ERROR', encodeStatus(expired as unknown as ApiObject));
+    const { res } = fakeResponse([frame.subarray(0, 3), frame.subarray(3)], `${pb};stream=watch`);
+    const evs = await all(
+      new HttpWatchStream(res, `${pb};stream=watch`, new ClientCodec({ contentType: pb })),
+    );
+    assert.equal(evs.length, 1);
+    const status = evs[0]?.object as unknown as Status;
+    assert.deepEqual(
+      [evs[0]?.type, status.code, status.reason, status.message],
+      ['ERROR', 410, 'Expired', 'too old resource version: 1 (5)'],
+    );
+  });
+
+  it('stop() ends the iteration and closes the response; an aborted signal stops it too', async () => {
+    const { res, state } = fakeResponse(
+      [Buffer.from(line('ADDED', 'a')), Buffer.from(line('ADDED', 'b'))],
+      'application/json',
+    );
+    const w = new HttpWatchStream(res, 'application/json', codec);
+    const seen: string[] = [];
+    for await (const ev of w) {
+      seen.push(String(ev.object.metadata?.name));
+      w.stop();
+    }
+    assert.deepEqual([seen, state.closed], [['a'], true]);
+    const aborted = fakeResponse([Buffer.from(line('ADDED', 'a'))], 'application/json');
+    const w2 = new HttpWatchStream(aborted.res, 'application/json', codec, AbortSignal.abort());
+    assert.deepEqual([await all(w2), aborted.state.closed], [[], true]);
+  });
+});
 
 describe('watch streams against a server with short history and two streams per connection', () => {
   let t: TestApiServer;
