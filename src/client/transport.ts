@@ -254,8 +254,11 @@ export class Transport {
     if (body !== undefined) stream.end(body);
     return new Promise((resolve, reject) => {
       let settled = false;
+      // A response read to its end closes by itself; resetting it anyway would count towards the
+      // server's rapid-reset limit (nghttp2 ends the whole connection past it).
       const close = () => {
-        if (!stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
+        if (!stream.destroyed && !stream.closed && !stream.readableEnded)
+          stream.close(constants.NGHTTP2_CANCEL);
       };
       const onAbort = () => {
         close();
