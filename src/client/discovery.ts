@@ -97,12 +97,10 @@ export class Discovery {
   }
 
   private get(path: string, accept = 'application/json'): Promise<{ doc: Obj; contentType: string }> {
-    return this.rest
-      .send({ method: 'GET', path, accept, signal: this.opts.signal })
-      .then((res) => ({
-        doc: JSON.parse(res.body.toString('utf8')) as Obj,
-        contentType: String(res.headers['content-type'] ?? ''),
-      }));
+    return this.rest.send({ method: 'GET', path, accept, signal: this.opts.signal }).then((res) => ({
+      doc: JSON.parse(res.body.toString('utf8')) as Obj,
+      contentType: String(res.headers['content-type'] ?? ''),
+    }));
   }
 
   private async discover(): Promise<DiscoveryResult> {
