@@ -8,24 +8,19 @@
 // Every request waits on the rate limiter, then asks the credential source for credentials: a
 // bearer token goes in the Authorization header, a client certificate selects the connection (a
 // changed certificate opens a new one, so a new TLS handshake presents it; connections with the old
-// one finish their streams and close). A 401 tells the source, and the request is sent once more if
-// the source then has different credentials. Connections are pinged when quiet, as Go's transport
-// does, so a dead peer is noticed within a ping timeout rather than a TCP timeout.
+// one finish their streams and close; connection-pool.ts). A 401 tells the source, and the request
+// is sent once more if the source then has different credentials. A request refused by a connection
+// that was going away is sent once more on another.
 
 import {
-  type ClientHttp2Session,
   type ClientHttp2Stream,
-  connect,
   constants,
   type IncomingHttpHeaders,
   type OutgoingHttpHeaders,
 } from 'node:http2';
-import { isIP } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { type ConnectionOptions, connect as tlsConnect } from 'node:tls';
 import type { CredentialSource, Credentials } from './api.ts';
+import { ConnectionPool } from './connection-pool.ts';
 import { sameCredentials } from './credentials.ts';
-import { checkProxyUrl, proxyTunnel } from './proxy-tunnel.ts';
 import { type ClientRateLimiter, UNLIMITED } from './rate-limiter.ts';
 
 export interface Impersonation {
@@ -86,20 +81,6 @@ export interface StreamingResponse {
   close(): void;
 }
 
-/** Before a server's SETTINGS arrive, Go clients assume 100 concurrent streams; so do we. */
-const ASSUMED_MAX_STREAMS = 100;
-/** Per-stream and per-connection receive windows: Go's transport uses 4 MiB per stream. */
-const STREAM_WINDOW = 4 << 20;
-const CONNECTION_WINDOW = 32 << 20;
-
-interface Conn {
-  session: ClientHttp2Session;
-  key: string;
-  active: number;
-  usable: boolean;
-  idleTimer?: NodeJS.Timeout;
-}
-
 /** A request that failed on a connection that was going away before it was processed: safe to resend. */
 function unprocessed(err: unknown): boolean {
   const code = (err as { code?: string }).code;
@@ -113,9 +94,8 @@ function unprocessed(err: unknown): boolean {
 export class Transport {
   private readonly origin: URL;
   private readonly prefix: string;
-  private readonly conns = new Set<Conn>();
+  private readonly pool: ConnectionPool;
   private readonly limiter: ClientRateLimiter;
-  private readonly proxy: URL | undefined;
   private closed = false;
 
   constructor(readonly options: TransportOptions) {
@@ -124,7 +104,7 @@ export class Transport {
       throw new Error(`unsupported server URL scheme "${this.origin.protocol}" in "${options.server}"`);
     this.prefix = this.origin.pathname.replace(/\/+$/, '');
     this.limiter = options.rateLimiter ?? UNLIMITED;
-    this.proxy = options.proxyUrl ? checkProxyUrl(options.proxyUrl) : undefined;
+    this.pool = new ConnectionPool(this.origin, options);
   }
 
   /** Sends a request and reads its whole response. */
@@ -164,8 +144,7 @@ export class Transport {
   /** Closes every connection; requests in flight fail. */
   close(): void {
     this.closed = true;
-    for (const c of this.conns) c.session.destroy();
-    this.conns.clear();
+    this.pool.close();
   }
 
   private async credentials(): Promise<Credentials> {
@@ -239,7 +218,7 @@ export class Transport {
 
   private exchange(req: TransportRequest, creds: Credentials): Promise<StreamingResponse> {
     const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
-    const conn = this.connection(creds);
+    const conn = this.pool.connection(creds);
     const signal = req.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     let stream: ClientHttp2Stream;
@@ -250,7 +229,7 @@ export class Transport {
     } catch (err) {
       return Promise.reject(err);
     }
-    this.track(conn, stream);
+    this.pool.track(conn, stream);
     if (body !== undefined) stream.end(body);
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -289,127 +268,5 @@ export class Transport {
         });
       });
     });
-  }
-
-  /** A connection for these credentials' certificate with a free stream, opening one if need be. */
-  private connection(creds: Credentials): Conn {
-    const key =
-      creds.clientCertificatePem === undefined ? '' : `${creds.clientCertificatePem}\n${creds.clientKeyPem}`;
-    for (const c of this.conns) {
-      if (c.key !== key && c.usable) {
-        // The certificate changed: no new streams on connections that present the old one.
-        c.usable = false;
-        this.retire(c);
-      }
-    }
-    for (const c of this.conns) {
-      if (!c.usable || c.session.closed || c.session.destroyed) continue;
-      const limit = Math.min(c.session.remoteSettings.maxConcurrentStreams ?? ASSUMED_MAX_STREAMS, 1 << 20);
-      if (c.active < limit) return c;
-    }
-    return this.open(key, creds);
-  }
-
-  private open(key: string, creds: Credentials): Conn {
-    const o = this.options;
-    const connectTimeoutMs = o.connectTimeoutMs ?? 30_000;
-    const tlsOptions = {
-      ca: o.caPem,
-      cert: creds.clientCertificatePem,
-      key: creds.clientKeyPem,
-      rejectUnauthorized: !o.insecureSkipTlsVerify,
-      ...(o.tlsServerName !== undefined ? { servername: o.tlsServerName } : {}),
-    };
-    const proxy = this.proxy;
-    const session = connect(this.origin.origin, {
-      ...tlsOptions,
-      settings: { enablePush: false, initialWindowSize: STREAM_WINDOW },
-      peerMaxConcurrentStreams: ASSUMED_MAX_STREAMS,
-      ...(proxy !== undefined
-        ? { createConnection: () => this.tunnel(proxy, tlsOptions, connectTimeoutMs) }
-        : {}),
-    });
-    const conn: Conn = { session, key, active: 0, usable: true };
-    this.conns.add(conn);
-    const connectTimer = setTimeout(
-      () => session.destroy(new Error(`timed out connecting after ${connectTimeoutMs}ms`)),
-      connectTimeoutMs,
-    );
-    const pingTimer = setInterval(() => this.ping(conn), o.pingIntervalMs ?? 30_000);
-    pingTimer.unref();
-    session.once('connect', () => {
-      clearTimeout(connectTimer);
-      if (!session.destroyed) session.setLocalWindowSize(CONNECTION_WINDOW);
-    });
-    const gone = () => {
-      conn.usable = false;
-      this.conns.delete(conn);
-    };
-    session.on('goaway', gone);
-    session.on('error', gone);
-    session.once('close', () => {
-      gone();
-      clearTimeout(connectTimer);
-      clearInterval(pingTimer);
-      clearTimeout(conn.idleTimer);
-    });
-    return conn;
-  }
-
-  /** The server's connection through the proxy, with TLS over the tunnel for an https server. */
-  private tunnel(proxy: URL, tlsOptions: ConnectionOptions, connectTimeoutMs: number): Duplex {
-    const host = this.origin.hostname.replace(/^\[|\]$/g, '');
-    const port = Number(this.origin.port || (this.origin.protocol === 'https:' ? 443 : 80));
-    const tunnel = proxyTunnel(proxy, host, port, connectTimeoutMs);
-    if (this.origin.protocol === 'http:') return tunnel;
-    return tlsConnect({
-      ...tlsOptions,
-      socket: tunnel,
-      host,
-      ...(tlsOptions.servername === undefined && isIP(host) === 0 ? { servername: host } : {}),
-      ALPNProtocols: ['h2'],
-    });
-  }
-
-  private ping(conn: Conn): void {
-    const session = conn.session;
-    if (session.destroyed || !session.socket) return;
-    const timeoutMs = this.options.pingTimeoutMs ?? 15_000;
-    const timer = setTimeout(() => session.destroy(new Error('http2: client connection lost')), timeoutMs);
-    timer.unref();
-    try {
-      session.ping((err) => {
-        clearTimeout(timer);
-        if (err && !session.destroyed) session.destroy(err);
-      });
-    } catch {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Counts a connection's streams: an idle one neither keeps the process alive nor stays open for long. */
-  private track(conn: Conn, stream: ClientHttp2Stream): void {
-    conn.active++;
-    clearTimeout(conn.idleTimer);
-    conn.idleTimer = undefined;
-    conn.session.ref();
-    stream.once('close', () => {
-      conn.active--;
-      if (conn.active > 0) return;
-      if (!conn.usable) {
-        this.retire(conn);
-        return;
-      }
-      if (!conn.session.destroyed) conn.session.unref();
-      conn.idleTimer = setTimeout(() => this.retire(conn), this.options.idleTimeoutMs ?? 90_000);
-      conn.idleTimer.unref();
-    });
-  }
-
-  /** Closes a connection once its streams are done. */
-  private retire(conn: Conn): void {
-    conn.usable = false;
-    this.conns.delete(conn);
-    if (conn.active === 0 && !conn.session.closed) conn.session.close();
   }
 }
