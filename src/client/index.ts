@@ -10,7 +10,6 @@ export * from './api.ts';
 export * from './client-codec.ts';
 export * from './client-config.ts';
 export * from './config.ts';
-export * from './connection-pool.ts';
 export * from './credentials.ts';
 export * from './discovery.ts';
 export * from './exec/index.ts';
