@@ -4,6 +4,7 @@
 // Controllers reach the API only through these clients, never through registry/ or storage/.
 
 import type { ApiClient, InformerFactory } from '../client/api.ts';
+import type { DiscoveryResult } from '../client/discovery.ts';
 import type { NamingProfile } from '../naming/profile.ts';
 
 export interface ControllerLogger {
@@ -34,9 +35,25 @@ export interface ControllerContext {
    * publisher and the token controller hand out when SAController.RootCAFile is unset, as upstream.
    */
   clientCA?: string;
+  /**
+   * What the server serves (client/discovery.ts's Discovery), for the controllers that act on every
+   * resource (garbage collector, namespace controller); built from `client` when absent.
+   */
+  discovery?: ResourceDiscovery;
+  /**
+   * A client whose reads answer objects' metadata alone (PartialObjectMetadata), as client-go's
+   * metadata client; built from `client` when absent.
+   */
+  metadataClient?: ApiClient;
   /** Aborted when the controller must stop (shutdown, or the manager lost its lease). */
   signal: AbortSignal;
   log: ControllerLogger;
+}
+
+/** Discovery as controllers use it: every served resource, cached until refresh(). */
+export interface ResourceDiscovery {
+  all(): Promise<DiscoveryResult>;
+  refresh(): void;
 }
 
 export interface RunningController {
