@@ -1,22 +1,17 @@
 // The REST client against a real server started in-process, with the admin configuration it writes:
 // create, get, list, update, every patch type, apply, delete, deleteCollection, watch (JSON and
-// protobuf), errors as the server's Status, a 401 answered by fresh credentials, and a changed client
-// certificate presented on a new connection.
+// protobuf), errors as the server's Status, a proxy tunnel, and no stream resets on whole reads.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { type AddressInfo, connect as netConnect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../machinery/object.ts';
 import { ApiError, isNotFound, type Status } from '../machinery/status.ts';
 import { groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/index.ts';
-import { createLeaf } from '../server/pki/generate.ts';
 import { startTestApiServer, type TestApiServer, waitFor } from '../server/testing/index.ts';
-import type { CredentialSource, Credentials, ObjectList, WatchEvent, WatchStream } from './api.ts';
+import type { ObjectList, WatchEvent, WatchStream } from './api.ts';
 import { restOptionsFromPlatconfig } from './config.ts';
 import { RestClient } from './rest-client.ts';
 
@@ -42,85 +37,13 @@ async function collect(w: WatchStream, until: (evs: WatchEvent[]) => boolean): P
 describe('REST client against a server', () => {
   let t: TestApiServer;
   let client: RestClient;
-  let tokens: string;
   before(async () => {
-    tokens = mkdtempSync(join(tmpdir(), 'client-test-tokens-'));
-    writeFileSync(join(tokens, 'tokens.csv'), 'good-token,alice,1001,system:masters\n');
-    t = await startTestApiServer({ tokenAuthFile: join(tokens, 'tokens.csv') });
+    t = await startTestApiServer();
     client = new RestClient(restOptionsFromPlatconfig(t.server.adminConfigPath));
   });
   after(async () => {
     client?.close();
     await t?.stop();
-    rmSync(tokens, { recursive: true, force: true });
-  });
-
-  /** Who the server says a client is. */
-  const whoami = async (c: RestClient) => {
-    const group = groupName(profile, 'authentication');
-    const review = await c
-      .resource({ group, version: 'v1', resource: 'selfsubjectreviews' })
-      .create({ apiVersion: `${group}/v1`, kind: 'SelfSubjectReview' });
-    return (review.status as { userInfo: { username: string } }).userInfo.username;
-  };
-
-  it('on a 401 tells the credential source and resends once with the credentials it then has', async () => {
-    const seen: string[] = [];
-    let token = 'stale-token';
-    const source: CredentialSource = {
-      current: async () => ({ token }),
-      unauthorized(used: Credentials) {
-        seen.push(used.token ?? '');
-        if (used.token === 'stale-token') token = 'good-token';
-      },
-    };
-    const { server, caPem } = restOptionsFromPlatconfig(t.server.adminConfigPath);
-    const c = new RestClient({ server, caPem, credentials: source });
-    try {
-      assert.equal(await whoami(c), 'alice');
-      assert.deepEqual(seen, ['stale-token']);
-      // Credentials that do not change after a 401 are not resent: the 401 is the answer.
-      token = 'wrong-token';
-      const denied = await whoami(c).catch((e) => e);
-      assert.deepEqual([(denied as ApiError).code, (denied as ApiError).reason], [401, 'Unauthorized']);
-      assert.deepEqual(seen, ['stale-token', 'wrong-token']);
-    } finally {
-      c.close();
-    }
-  });
-
-  it('presents a changed client certificate on a new connection (a new TLS handshake)', async () => {
-    const ca = {
-      certPem: readFileSync(join(t.dir, 'ca.crt'), 'utf8'),
-      keyPem: readFileSync(join(t.dir, 'ca.key'), 'utf8'),
-    };
-    const carol = await createLeaf(ca, {
-      commonName: 'carol',
-      organizations: ['system:masters'],
-      usage: 'client',
-      validDays: 1,
-    });
-    const admin = {
-      clientCertificatePem: readFileSync(join(t.dir, 'admin.crt'), 'utf8'),
-      clientKeyPem: readFileSync(join(t.dir, 'admin.key'), 'utf8'),
-    };
-    let creds: Credentials = admin;
-    const { server, caPem } = restOptionsFromPlatconfig(t.server.adminConfigPath);
-    const c = new RestClient({
-      server,
-      caPem,
-      credentials: { current: async () => creds, unauthorized() {} },
-    });
-    try {
-      assert.equal(await whoami(c), 'admin');
-      // A watch keeps the first connection busy; the new certificate must not ride on it.
-      const w = await c.resource(CONFIGMAPS, 'default').watch({ resourceVersion: '0' });
-      creds = { clientCertificatePem: carol.certPem, clientKeyPem: carol.keyPem };
-      assert.equal(await whoami(c), 'carol');
-      w.stop();
-    } finally {
-      c.close();
-    }
   });
 
   it('creates, gets, lists, updates and deletes, with the server Status on failures', async () => {
