@@ -2,8 +2,8 @@
 // watches multiplexed on one TLS connection (a controller manager runs about fifty watches; over
 // HTTP/1.1 each would hold its own connection), a new connection only when the server's stream
 // limit is reached. Measured here against our server with 50 open watches and 20 concurrent GETs:
-// HTTP/2 about the same requests per second as a keep-alive HTTP/1.1 agent (1.8-3.1k/s against
-// 1.1-2.9k/s) on 1 connection instead of 70.
+// raw HTTP/2 about the same requests per second as a keep-alive HTTP/1.1 agent (1.8-3.1k/s against
+// 1.1-2.9k/s) on 1 connection instead of 70; this transport, 4.0-5.6k GETs/s on that 1 connection.
 //
 // Every request waits on the rate limiter, then asks the credential source for credentials: a
 // bearer token goes in the Authorization header, a client certificate selects the connection (a
