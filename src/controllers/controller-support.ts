@@ -81,11 +81,17 @@ export function stringMap(v: unknown): Record<string, string> {
   return out;
 }
 
-/** One section of the manager's configuration (`SAController`, ...); {} when absent. */
-export function configSection(config: unknown, name: string): Record<string, unknown> {
+/**
+ * One section of the manager's configuration (`SAController`, ...) with its fields unread ({} when
+ * absent): `T`, the section's type, only names the fields, so a misspelt one does not compile.
+ */
+export function configSection<T extends object = Record<string, unknown>>(
+  config: unknown,
+  name: string,
+): Partial<Record<keyof T, unknown>> {
   if (config === null || typeof config !== 'object') return {};
   const s = (config as Record<string, unknown>)[name];
-  return s !== null && typeof s === 'object' ? (s as Record<string, unknown>) : {};
+  return s !== null && typeof s === 'object' ? (s as Partial<Record<keyof T, unknown>>) : {};
 }
 
 /**

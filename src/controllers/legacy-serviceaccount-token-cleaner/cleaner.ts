@@ -22,6 +22,7 @@ import {
   stringMap,
   waitForInformers,
 } from '../controller-support.ts';
+import { formatDuration } from '../manager/config/go-duration.ts';
 import { podSecretNames } from './pod-secrets.ts';
 import { type CleanerNames, legacyTokenVerdict, parseDay, type Verdict } from './verdict.ts';
 
@@ -34,7 +35,8 @@ export interface LegacyTokenCleanerOptions {
   client: ApiClient;
   serviceAccounts: SharedInformer;
   secrets: SharedInformer;
-  pods: SharedInformer;
+  /** Absent when the server serves no Pods: then no token counts as mounted. */
+  pods?: SharedInformer;
   names: CleanerNames & {
     systemNamespace: string;
     trackingConfigMap: string;
@@ -58,7 +60,8 @@ export class LegacyTokenCleaner {
   private readonly clock: Clock;
 
   constructor(private readonly o: LegacyTokenCleanerOptions) {
-    if (!(o.cleanUpPeriodMs > 0)) throw new Error(`invalid CleanUpPeriod: ${o.cleanUpPeriodMs}ms`);
+    if (!(o.cleanUpPeriodMs > 0))
+      throw new Error(`invalid CleanUpPeriod: ${formatDuration(o.cleanUpPeriodMs)}`);
     this.clock = o.clock ?? realClock;
   }
 
@@ -107,7 +110,9 @@ export class LegacyTokenCleaner {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    await waitForInformers([this.o.serviceAccounts, this.o.secrets, this.o.pods], signal);
+    const informers = [this.o.serviceAccounts, this.o.secrets];
+    if (this.o.pods !== undefined) informers.push(this.o.pods);
+    await waitForInformers(informers, signal);
     while (!signal.aborted) {
       await this.evaluate();
       await sleep(this.clock, this.o.syncIntervalMs ?? DEFAULT_CLEANER_SYNC_INTERVAL_MS, signal);
@@ -125,7 +130,8 @@ export class LegacyTokenCleaner {
         let names = mountedByNamespace.get(ns);
         if (names === undefined) {
           names = new Set();
-          for (const pod of this.o.pods.lister.list(ns)) for (const n of podSecretNames(pod)) names.add(n);
+          for (const pod of this.o.pods?.lister.list(ns) ?? [])
+            for (const n of podSecretNames(pod)) names.add(n);
           mountedByNamespace.set(ns, names);
         }
         return names;

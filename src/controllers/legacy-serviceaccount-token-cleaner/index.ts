@@ -3,6 +3,7 @@
 // LegacySATokenCleaner.CleanUpPeriod (a year by default) are labelled invalid, then deleted one
 // period later. Uses client/ only.
 
+import type { ApiClient } from '../../client/api.ts';
 import { controllerObjectNames } from '../../naming/controller-objects.ts';
 import { componentName } from '../../naming/profile.ts';
 import { serviceAccountNames } from '../../naming/service-accounts.ts';
@@ -10,12 +11,14 @@ import type { ControllerDescriptor } from '../controller.ts';
 import {
   configSection,
   durationField,
+  isNotFound,
   namingOf,
   PODS,
   runController,
   SECRETS,
   SERVICE_ACCOUNTS,
 } from '../controller-support.ts';
+import type { LegacySATokenCleanerConfiguration } from '../manager/config/types-controllers.ts';
 import { LegacyTokenCleaner } from './cleaner.ts';
 
 export * from './cleaner.ts';
@@ -24,6 +27,20 @@ export * from './verdict.ts';
 
 /** Upstream's default CleanUpPeriod: 365 days. */
 export const DEFAULT_CLEAN_UP_PERIOD_MS = 365 * 24 * 3600_000;
+
+/**
+ * Whether the server serves Pods: upstream's cleaner keeps tokens that Pods mount, but a server
+ * without Pods (this one, until they are served) has none to mount them, and an informer on them
+ * would never sync. A failure other than 404 counts as served (the informer retries).
+ */
+export async function podsServed(client: ApiClient): Promise<boolean> {
+  try {
+    await client.resource(PODS).list({ limit: 1 });
+    return true;
+  } catch (err) {
+    return !isNotFound(err);
+  }
+}
 
 export const legacyServiceAccountTokenCleanerDescriptor: ControllerDescriptor = {
   name: 'legacy-serviceaccount-token-cleaner-controller',
@@ -37,7 +54,7 @@ export const legacyServiceAccountTokenCleanerDescriptor: ControllerDescriptor = 
       client: ctx.client,
       serviceAccounts: ctx.informers.forResource(SERVICE_ACCOUNTS),
       secrets: ctx.informers.forResource(SECRETS),
-      pods: ctx.informers.forResource(PODS),
+      pods: (await podsServed(ctx.client)) ? ctx.informers.forResource(PODS) : undefined,
       names: {
         ...serviceAccountNames(profile),
         systemNamespace: componentName(profile, 'system'),
@@ -45,7 +62,7 @@ export const legacyServiceAccountTokenCleanerDescriptor: ControllerDescriptor = 
         trackingKey: objects.legacyTokenTrackingKey,
       },
       cleanUpPeriodMs: durationField(
-        configSection(ctx.config, 'LegacySATokenCleaner').CleanUpPeriod,
+        configSection<LegacySATokenCleanerConfiguration>(ctx.config, 'LegacySATokenCleaner').CleanUpPeriod,
         DEFAULT_CLEAN_UP_PERIOD_MS,
       ),
       log: ctx.log,

@@ -6,6 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ControllerContext } from '../controller.ts';
 import { configSection, messageOf, stringField } from '../controller-support.ts';
+import type { SAControllerConfiguration } from '../manager/config/types-controllers.ts';
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
 
@@ -26,7 +27,7 @@ export function checkCertificatesPem(pem: string): void {
 
 /** The root CA bundle (PEM text) for `ctx`; throws naming the file when it cannot be used. */
 export function rootCAOf(ctx: Pick<ControllerContext, 'config' | 'clientCA'>): string {
-  const file = stringField(configSection(ctx.config, 'SAController').RootCAFile);
+  const file = stringField(configSection<SAControllerConfiguration>(ctx.config, 'SAController').RootCAFile);
   if (file === '') return ctx.clientCA ?? '';
   try {
     const pem = readFileSync(file, 'utf8');

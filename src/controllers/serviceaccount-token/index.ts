@@ -20,6 +20,7 @@ import {
   SERVICE_ACCOUNTS,
   stringField,
 } from '../controller-support.ts';
+import type { SAControllerConfiguration } from '../manager/config/types-controllers.ts';
 import { rootCAOf } from '../root-ca-cert-publisher/root-ca.ts';
 import { TokensController } from './tokens-controller.ts';
 
@@ -45,7 +46,7 @@ export const serviceAccountTokenControllerDescriptor: ControllerDescriptor = {
   serviceAccountName: 'tokens-controller',
   rootCredentials: true,
   async start(ctx) {
-    const section = configSection(ctx.config, 'SAController');
+    const section = configSection<SAControllerConfiguration>(ctx.config, 'SAController');
     const keyFile = stringField(section.ServiceAccountKeyFile);
     if (keyFile === '') {
       ctx.log.info('Controller is disabled because there is no private key', {
