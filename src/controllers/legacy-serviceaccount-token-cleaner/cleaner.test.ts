@@ -7,6 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Discovery } from '../../client/discovery.ts';
 import { SharedInformerFactory } from '../../client/informers/factory.ts';
 import { FakeClock } from '../../client/testing/fake-clock.ts';
 import { FakeCluster } from '../../client/testing/fake-cluster.ts';
@@ -90,7 +91,8 @@ describe('legacy service account token cleaner (server)', () => {
   after(async () => h?.stop());
 
   it('is named as upstream, sees that no Pods are served, and refuses a period that is not positive', async () => {
-    assert.equal(await podsServed(h.client), false);
+    assert.equal(await podsServed({ client: h.client }), false);
+    assert.equal(await podsServed({ client: h.client, discovery: new Discovery(h.client) }), false);
     assert.equal(
       legacyServiceAccountTokenCleanerDescriptor.name,
       'legacy-serviceaccount-token-cleaner-controller',

@@ -3,11 +3,10 @@
 // LegacySATokenCleaner.CleanUpPeriod (a year by default) are labelled invalid, then deleted one
 // period later. Uses client/ only.
 
-import type { ApiClient } from '../../client/api.ts';
 import { controllerObjectNames } from '../../naming/controller-objects.ts';
 import { componentName } from '../../naming/profile.ts';
 import { serviceAccountNames } from '../../naming/service-accounts.ts';
-import type { ControllerDescriptor } from '../controller.ts';
+import type { ControllerContext, ControllerDescriptor } from '../controller.ts';
 import {
   configSection,
   durationField,
@@ -31,11 +30,18 @@ export const DEFAULT_CLEAN_UP_PERIOD_MS = 365 * 24 * 3600_000;
 /**
  * Whether the server serves Pods: upstream's cleaner keeps tokens that Pods mount, but a server
  * without Pods (this one, until they are served) has none to mount them, and an informer on them
- * would never sync. A failure other than 404 counts as served (the informer retries).
+ * would never sync. Asked of discovery when the context has it (any client may read discovery),
+ * else by listing one Pod, where only a 404 means not served. When unsure: served (the informer
+ * retries until the answer comes).
  */
-export async function podsServed(client: ApiClient): Promise<boolean> {
+export async function podsServed(ctx: Pick<ControllerContext, 'client' | 'discovery'>): Promise<boolean> {
   try {
-    await client.resource(PODS).list({ limit: 1 });
+    if (ctx.discovery !== undefined) {
+      const found = await ctx.discovery.all();
+      if (found.failed.v1 !== undefined) return true;
+      return found.resources.some((r) => r.group === '' && r.version === 'v1' && r.resource === 'pods');
+    }
+    await ctx.client.resource(PODS).list({ limit: 1 });
     return true;
   } catch (err) {
     return !isNotFound(err);
@@ -54,7 +60,7 @@ export const legacyServiceAccountTokenCleanerDescriptor: ControllerDescriptor = 
       client: ctx.client,
       serviceAccounts: ctx.informers.forResource(SERVICE_ACCOUNTS),
       secrets: ctx.informers.forResource(SECRETS),
-      pods: (await podsServed(ctx.client)) ? ctx.informers.forResource(PODS) : undefined,
+      pods: (await podsServed(ctx)) ? ctx.informers.forResource(PODS) : undefined,
       names: {
         ...serviceAccountNames(profile),
         systemNamespace: componentName(profile, 'system'),
