@@ -22,6 +22,8 @@ export function builtinSchemaLookup(profile: NamingProfile): Promise<SchemaLooku
 
 async function build(profile: NamingProfile): Promise<SchemaLookup> {
   const { builtinKinds } = await import('../apis/index.ts');
+  const { tokenRequestSchema } = await import('../apis/authentication/token-request.ts');
+  const { groupName } = await import('../naming/profile.ts');
   const byType = new Map<string, KindSchema>();
   const key = (group: string, schema: KindSchema) =>
     `${group === '' ? schema.version : `${group}/${schema.version}`} ${schema.kind}`;
@@ -38,5 +40,8 @@ async function build(profile: NamingProfile): Promise<SchemaLookup> {
     for (const action of Object.values(kind.actions ?? {}))
       for (const s of [action.schema, ...(action.aliases ?? [])]) add(s);
   }
+  // The server adds ServiceAccount's `token` sub-resource when it wires its issuer, so the kind
+  // list above lacks TokenRequest: controllers under --use-service-account-credentials ask for it.
+  add(tokenRequestSchema(groupName(profile, 'authentication')));
   return (apiVersion, kind) => byType.get(`${apiVersion} ${kind}`);
 }
