@@ -1,0 +1,307 @@
+// startControllerManager: the controller manager as a library call. It connects to an API server
+// (a platconfig, or connection options handed in by startControlPlane), serves its own /healthz and
+// /metrics, and, while it holds the leader Lease (or always, without leader election), runs every
+// enabled controller on shared informers. Losing the lease stops the controllers; the program
+// exits then, as upstream's does, and the library reports it through onLeadershipLost.
+
+import { Gauge, Registry } from 'prom-client';
+import type { ApiClient } from '../../client/api.ts';
+import { restOptionsFromPlatconfig } from '../../client/config.ts';
+import { SharedInformerFactory } from '../../client/informers/factory.ts';
+import { resyncPeriodFromMin } from '../../client/informers/resync.ts';
+import { defaultIdentity } from '../../client/leader-election/config.ts';
+import { LeaderElector } from '../../client/leader-election/elector.ts';
+import { leaseResource } from '../../client/leader-election/lease-lock.ts';
+import { RestClient, type RestClientOptions } from '../../client/rest-client.ts';
+import { CM_FIELD, componentName, type NamingProfile, namingProfile } from '../../naming/index.ts';
+import type { HealthCheck } from '../../server/health/health.ts';
+import type {
+  ControllerContext,
+  ControllerDescriptor,
+  ControllerLogger,
+  RunningController,
+} from '../controller.ts';
+import {
+  controllerAliases,
+  controllersDisabledByDefault,
+  isControllerEnabled,
+} from './config/controllers-flag.ts';
+import { ConfigurationError, failOnErrors } from './config/decode.ts';
+import { defaultPlatControllerManagerConfiguration } from './config/defaults.ts';
+import { durationMs } from './config/go-duration.ts';
+import type { PlatControllerManagerConfiguration } from './config/types-controllers.ts';
+import { validatePlatControllerManagerConfiguration } from './config/validate.ts';
+import { DelegatedAuth } from './delegated-auth.ts';
+import { allControllerDescriptors } from './descriptors.ts';
+import { type SecureServer, startSecureServing } from './secure-serving.ts';
+import { ServiceAccountCredentialSource } from './service-account-credentials.ts';
+
+export interface ControllerManagerOptions {
+  /** The configuration (decoded and defaulted); upstream's defaults when absent. */
+  config?: PlatControllerManagerConfiguration;
+  /** The platconfig to connect with; else the configuration's ClientConnection file. */
+  platconfig?: string;
+  /** Connection options instead of a file (startControlPlane's in-memory credentials). */
+  connection?: RestClientOptions;
+  /** Each controller as its own service account in the system namespace. */
+  useServiceAccountCredentials?: boolean;
+  /** The secure port: 0 picks a free one, 'none' serves nothing; else the configuration's Generic.Port. */
+  securePort?: number | 'none';
+  /**
+   * 127.0.0.1 by default: a library caller opts in to wider listening. The program passes the
+   * configuration's Generic.Address (--bind-address), as upstream serves.
+   */
+  bindAddress?: string;
+  /** The controllers this manager knows; every system controller by default. */
+  descriptors?: ControllerDescriptor[];
+  profile?: NamingProfile;
+  /** Root CA bundle published to namespaces when SAController.RootCAFile is unset. */
+  clientCA?: string;
+  log?: ControllerLogger;
+  /** The lease was lost while running: the controllers have stopped (the program exits 1). */
+  onLeadershipLost?: () => void;
+}
+
+export interface ControllerManagerHandle {
+  /** The secure port's URL ('' when not serving). */
+  url: string;
+  port: number;
+  /** The self-signed serving certificate's CA, to verify the port. */
+  caPem: string;
+  identity: string;
+  isLeader(): boolean;
+  /** The names of the controllers running now. */
+  running(): string[];
+  /** Resolves once this manager leads and its controllers have started. */
+  leading: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const stderrLog: ControllerLogger = {
+  info: (msg, fields) => process.stderr.write(`${msg}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`),
+  error: (msg, fields) => process.stderr.write(`E ${msg}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`),
+};
+
+/** The configuration a manager runs with: defaults filled in and every rule checked. */
+function effectiveConfig(
+  given: PlatControllerManagerConfiguration | undefined,
+  profile: NamingProfile,
+): PlatControllerManagerConfiguration {
+  const config = given ?? defaultPlatControllerManagerConfiguration({}, profile);
+  failOnErrors(validatePlatControllerManagerConfiguration(config, profile));
+  return config;
+}
+
+export async function startControllerManager(
+  opts: ControllerManagerOptions = {},
+): Promise<ControllerManagerHandle> {
+  const profile = opts.profile ?? namingProfile('spec');
+  const config = effectiveConfig(opts.config, profile);
+  const log = opts.log ?? stderrLog;
+  const generic = config.Generic;
+  const connection = generic.ClientConnection;
+  const platconfig = opts.platconfig ?? (connection[CM_FIELD.clientConfig] || undefined);
+  if (opts.connection === undefined && platconfig === undefined) {
+    throw new ConfigurationError(
+      `no client configuration: set --${profile.clientConfig} or Generic.ClientConnection.${CM_FIELD.clientConfig}`,
+    );
+  }
+  const tuning = {
+    qps: connection.qps,
+    burst: connection.burst,
+    contentType: connection.contentType || undefined,
+    acceptContentTypes: connection.acceptContentTypes || undefined,
+    profile,
+  };
+  const rootOptions: RestClientOptions = {
+    ...(opts.connection ?? restOptionsFromPlatconfig(platconfig as string, { profile })),
+    ...tuning,
+    userAgent: `${componentName(profile, 'controller-manager')}/v1.35.0`,
+  };
+  const root = new RestClient(rootOptions);
+  const systemNamespace = componentName(profile, 'system');
+  const clients: RestClient[] = [root];
+  const clientFor = (d: ControllerDescriptor): ApiClient => {
+    if (opts.useServiceAccountCredentials !== true) return root;
+    const c = new RestClient({
+      ...rootOptions,
+      userAgent: `${rootOptions.userAgent}/${d.serviceAccountName}`,
+      credentials: new ServiceAccountCredentialSource({
+        root,
+        profile,
+        namespace: systemNamespace,
+        name: d.serviceAccountName,
+      }),
+    });
+    clients.push(c);
+    return c;
+  };
+
+  const descriptors = opts.descriptors ?? allControllerDescriptors();
+  const disabled = controllersDisabledByDefault(profile);
+  const aliases = controllerAliases(profile);
+  const enabled = descriptors.filter((d) =>
+    isControllerEnabled(
+      d.name,
+      generic.Controllers,
+      d.enabledByDefault ? disabled : [...disabled, d.name],
+      aliases,
+    ),
+  );
+
+  const metrics = new Registry();
+  const masterStatus = new Gauge({
+    name: 'leader_election_master_status',
+    help: 'Whether this manager holds the lease (1) or not (0).',
+    labelNames: ['name'],
+    registers: [metrics],
+  });
+  const managerName = componentName(profile, 'controller-manager');
+  masterStatus.set({ name: managerName }, 0);
+
+  const running = new Map<string, RunningController>();
+  let informers: SharedInformerFactory | undefined;
+  let leaderSignal: AbortController | undefined;
+  let stopping = false;
+  let resolveLeading: () => void = () => undefined;
+  const leading = new Promise<void>((r) => {
+    resolveLeading = r;
+  });
+
+  const startControllers = async (signal: AbortSignal): Promise<void> => {
+    const factory = new SharedInformerFactory(root, {
+      defaultResyncMs: resyncPeriodFromMin(durationMs(generic.MinResyncPeriod)),
+      onError: (err, gvr) => log.error('informer', { resource: gvr.resource, err: (err as Error).message }),
+    });
+    informers = factory;
+    for (const d of enabled) {
+      if (signal.aborted) break;
+      const ctx: ControllerContext = {
+        client: clientFor(d),
+        informers: factory,
+        config,
+        naming: profile,
+        clientCA: opts.clientCA ?? rootOptions.caPem,
+        signal,
+        log,
+      };
+      try {
+        running.set(d.name, await d.start(ctx));
+        log.info(`Started controller ${d.name}`);
+      } catch (err) {
+        log.error(`Error starting controller ${d.name}`, { err: (err as Error).message });
+      }
+    }
+    factory.start();
+    masterStatus.set({ name: managerName }, 1);
+    resolveLeading();
+  };
+
+  const stopControllers = async (): Promise<void> => {
+    masterStatus.set({ name: managerName }, 0);
+    leaderSignal?.abort();
+    const all = [...running.values()];
+    running.clear();
+    await Promise.all(all.map((r) => r.stop().catch(() => undefined)));
+    informers?.stop();
+    informers = undefined;
+  };
+
+  const electionRoot = new AbortController();
+  const election = generic.LeaderElection;
+  const identity = defaultIdentity();
+  let elector: LeaderElector | undefined;
+  let electing: Promise<void> | undefined;
+  if (election.leaderElect) {
+    elector = new LeaderElector({
+      leases: root.resource(leaseResource(profile), election.resourceNamespace || systemNamespace),
+      resourceName: election.resourceName || managerName,
+      resourceLock: election.resourceLock,
+      identity,
+      leaseDurationMs: durationMs(election.leaseDuration),
+      renewDeadlineMs: durationMs(election.renewDeadline),
+      retryPeriodMs: durationMs(election.retryPeriod),
+      releaseOnCancel: true,
+      name: managerName,
+      onError: (err) => log.error('leader election', { err: (err as Error).message }),
+      callbacks: {
+        onStartedLeading: (signal) => {
+          log.info(`${identity} became leader`);
+          leaderSignal = new AbortController();
+          const both = AbortSignal.any([signal, leaderSignal.signal]);
+          void startControllers(both);
+        },
+        onStoppedLeading: () => {
+          void stopControllers().then(() => {
+            if (!stopping) {
+              log.error('leaderelection lost');
+              opts.onLeadershipLost?.();
+            }
+          });
+        },
+      },
+    });
+    electing = elector.run(electionRoot.signal);
+  } else {
+    leaderSignal = new AbortController();
+    await startControllers(leaderSignal.signal);
+  }
+
+  const checks = (): HealthCheck[] => {
+    const out: HealthCheck[] = [{ name: 'ping', check: () => undefined }];
+    if (elector !== undefined) {
+      const e = elector;
+      // Upstream tolerates 20 seconds past the lease before calling the manager unhealthy.
+      out.push({
+        name: 'leaderElection',
+        check: () => {
+          e.check(20_000);
+          return undefined;
+        },
+      });
+    }
+    for (const [name, r] of running) {
+      out.push({
+        name,
+        check: async () => {
+          await r.check?.();
+          return undefined;
+        },
+      });
+    }
+    return out;
+  };
+
+  let server: SecureServer | undefined;
+  const port = opts.securePort ?? generic.Port;
+  if (port !== 'none' && !(opts.securePort === undefined && generic.Port === 0)) {
+    server = await startSecureServing({
+      bindAddress: opts.bindAddress ?? '127.0.0.1',
+      port,
+      checks,
+      metrics,
+      configz: () => ({ componentconfig: config }),
+      auth: new DelegatedAuth({ client: root, profile }),
+      commonName: managerName,
+      log: (m) => log.error(m),
+    });
+  }
+
+  return {
+    url: server?.url ?? '',
+    port: server?.port ?? 0,
+    caPem: server?.caPem ?? '',
+    identity,
+    isLeader: () => (elector === undefined ? true : elector.isLeader()),
+    running: () => [...running.keys()],
+    leading,
+    async stop() {
+      stopping = true;
+      electionRoot.abort();
+      await electing;
+      await stopControllers();
+      await server?.close();
+      for (const c of clients) c.close();
+    },
+  };
+}

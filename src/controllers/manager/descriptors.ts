@@ -1,0 +1,21 @@
+// Every controller this manager can run, in the order they start. --controllers chooses among them
+// (controllers-flag.ts knows every upstream name, including controllers not built yet).
+
+import { bootstrapSignerDescriptor } from '../bootstrap-signer/index.ts';
+import type { ControllerDescriptor } from '../controller.ts';
+import { legacyServiceAccountTokenCleanerDescriptor } from '../legacy-serviceaccount-token-cleaner/index.ts';
+import { rootCACertPublisherDescriptor } from '../root-ca-cert-publisher/index.ts';
+import { serviceAccountControllerDescriptor } from '../serviceaccount/index.ts';
+import { serviceAccountTokenControllerDescriptor } from '../serviceaccount-token/index.ts';
+import { tokenCleanerDescriptor } from '../token-cleaner/index.ts';
+
+export function allControllerDescriptors(): ControllerDescriptor[] {
+  return [
+    serviceAccountTokenControllerDescriptor,
+    serviceAccountControllerDescriptor,
+    rootCACertPublisherDescriptor,
+    bootstrapSignerDescriptor,
+    tokenCleanerDescriptor,
+    legacyServiceAccountTokenCleanerDescriptor,
+  ];
+}
