@@ -125,16 +125,14 @@ describe('controller manager', () => {
         roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'system:monitoring' },
         subjects: [{ kind: 'ServiceAccount', name: 'monitor', namespace: 'default' }],
       });
-      const tr = await admin
-        .resource(core('serviceaccounts'), 'default')
-        .create(
-          {
-            apiVersion: `authentication.${profile.groupDomain}/v1`,
-            kind: 'TokenRequest',
-            spec: {},
-          } as ApiObject,
-          { subresource: 'token', name: 'monitor' },
-        );
+      const tr = await admin.resource(core('serviceaccounts'), 'default').create(
+        {
+          apiVersion: `authentication.${profile.groupDomain}/v1`,
+          kind: 'TokenRequest',
+          spec: {},
+        } as ApiObject,
+        { subresource: 'token', name: 'monitor' },
+      );
       const token = (tr.status as { token: string }).token;
       // RBAC's index learns of the binding through its watch: wait for it to allow.
       const metrics = await waitFor(
