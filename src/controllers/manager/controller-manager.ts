@@ -122,7 +122,8 @@ export async function startControllerManager(
   const systemNamespace = componentName(profile, 'system');
   const clients: RestClient[] = [root];
   const clientFor = (d: ControllerDescriptor): ApiClient => {
-    if (opts.useServiceAccountCredentials !== true) return root;
+    // A controller that mints credentials (the token controller) keeps the manager's own, as upstream.
+    if (opts.useServiceAccountCredentials !== true || d.rootCredentials === true) return root;
     const c = new RestClient({
       ...rootOptions,
       userAgent: `${rootOptions.userAgent}/${d.serviceAccountName}`,
