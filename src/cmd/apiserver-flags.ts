@@ -7,7 +7,15 @@ import { CONNECTION_DEFAULTS } from '../server/listener.ts';
 import type { ServerOptions } from '../server/options.ts';
 import { AUTHN_FLAGS, authenticationOptionsFrom } from './authn-flags.ts';
 import { AUTHZ_FLAGS, authorizationOptionsFrom } from './authz-flags.ts';
-import { FlagError, type FlagSpec, flag, HelpRequested, parseFlagsGiven, usage } from './flag-parser.ts';
+import {
+  FlagError,
+  type FlagSpec,
+  type FlagValues,
+  flag,
+  HelpRequested,
+  parseFlagsGiven,
+  usage,
+} from './flag-parser.ts';
 import { bool, duration, list, port, positive, seconds, text } from './flag-values.ts';
 
 export { FlagError, HelpRequested };
@@ -211,9 +219,19 @@ export function apiserverUsage(name: string): string {
   return usage(name, DESCRIPTION, FLAGS);
 }
 
+/** The API server's flags, for a program that takes them beside its own (plat-control-plane). */
+export function apiserverFlagSpecs(): readonly FlagSpec[] {
+  return FLAGS;
+}
+
 /** ServerOptions from argv (without node and the script); FlagError for anything wrong. */
 export function parseApiserverFlags(argv: string[], name: string): ServerOptions {
-  const { values: f, given } = parseFlagsGiven(argv, name, FLAGS);
+  const { values, given } = parseFlagsGiven(argv, name, FLAGS);
+  return serverOptionsFrom(values, given);
+}
+
+/** ServerOptions from parsed values of the API server's flags; FlagError for a bad combination. */
+export function serverOptionsFrom(f: FlagValues, given: ReadonlySet<string>): ServerOptions {
   const storageBackend = f['storage-backend'] as 'sqlite' | 'etcd3';
   const etcdServers = f['etcd-servers'] as string[] | undefined;
   const tlsCertFile = f['tls-cert-file'] as string | undefined;

@@ -5,6 +5,7 @@
 import { componentName, namingProfile } from '../naming/profile.ts';
 import { startServer } from '../server/server.ts';
 import { apiserverUsage, FlagError, HelpRequested, parseApiserverFlags } from './apiserver-flags.ts';
+import { stopOnSignals } from './signals.ts';
 
 const NAME = componentName(namingProfile('spec'), 'apiserver');
 
@@ -29,21 +30,7 @@ async function main(): Promise<void> {
     `${NAME} serving on ${server.url}\n` +
       `To use it:\n  kubectl --kubeconfig ${server.adminConfigPath} get namespaces\n`,
   );
-  let signalled = false;
-  const stop = (signal: string) => {
-    if (signalled) return;
-    signalled = true;
-    process.stderr.write(`${signal} received, shutting down\n`);
-    server.stop().then(
-      () => process.exit(0),
-      (err: Error) => {
-        process.stderr.write(`shutdown failed: ${err.message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  stopOnSignals(() => server.stop());
 }
 
 main().catch((err: Error) => {

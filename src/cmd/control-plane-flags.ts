@@ -1,0 +1,56 @@
+// plat-control-plane's command line: every API server flag as plat-apiserver takes it, the
+// controller manager's configuration flags as plat-controller-manager takes them, and the
+// manager's program flags under a `controller-manager-` prefix (its --config and its own secure
+// port, off by default in one process). The manager's client-configuration flag is refused: in one
+// process the manager connects over loopback with its own certificate.
+
+import { controllerManagerFlags } from '../controllers/manager/config/index.ts';
+import { type NamingProfile, namingProfile, type ProfileName } from '../naming/profile.ts';
+import { apiserverFlagSpecs, serverOptionsFrom } from './apiserver-flags.ts';
+import type { ControlPlaneOptions } from './control-plane.ts';
+import {
+  controllerManagerConfig,
+  controllerManagerProgramFlags,
+  namingFromArgv,
+} from './controller-manager-flags.ts';
+import { FlagError, type FlagSpec, parseFlagsGiven, usage } from './flag-parser.ts';
+
+const PREFIX = 'controller-manager-';
+const DESCRIPTION =
+  'The whole control plane in one process: the API server (on its embedded store by default) and the controller manager.';
+
+function flagsFor(profile: NamingProfile): {
+  all: FlagSpec[];
+  config: ReturnType<typeof controllerManagerFlags>;
+} {
+  const config = controllerManagerFlags(profile).filter((f) => f.name !== profile.clientConfig);
+  return {
+    all: [...apiserverFlagSpecs(), ...controllerManagerProgramFlags(PREFIX), ...(config as FlagSpec[])],
+    config,
+  };
+}
+
+export function controlPlaneUsage(name: string, profile: NamingProfile): string {
+  return usage(name, DESCRIPTION, flagsFor(profile).all);
+}
+
+export function parseControlPlaneFlags(argv: readonly string[], name: string): ControlPlaneOptions {
+  const profile = namingFromArgv(argv);
+  if (argv.some((a) => a === `--${profile.clientConfig}` || a.startsWith(`--${profile.clientConfig}=`))) {
+    throw new FlagError(
+      `--${profile.clientConfig} is not used here: the controller manager connects to this process's API server`,
+    );
+  }
+  const { all, config } = flagsFor(profile);
+  const { values, given } = parseFlagsGiven(argv, name, all);
+  const server = serverOptionsFrom(values, given);
+  const manager = controllerManagerConfig(
+    values,
+    given,
+    namingProfile(server.naming as ProfileName),
+    config,
+    PREFIX,
+  );
+  const { profile: _p, ...controllerManager } = manager;
+  return { server, controllerManager };
+}

@@ -1,0 +1,78 @@
+// startControlPlane: the API server and the controller manager in one process, what a newcomer
+// starts. The manager still goes through the API over a loopback connection, authenticated by a
+// client certificate for its own user (system:<prefix>controller-manager, signed in memory by the
+// data directory's CA), so authentication, authorization and admission apply to it exactly as to a
+// separate process.
+
+import { restOptionsFromPlatconfig } from '../client/config.ts';
+import { StaticCredentialSource } from '../client/credentials.ts';
+import type {
+  ControllerManagerHandle,
+  ControllerManagerOptions,
+} from '../controllers/manager/controller-manager.ts';
+import { startControllerManager } from '../controllers/manager/controller-manager.ts';
+import { componentName, namingProfile } from '../naming/profile.ts';
+import type { ServerOptions } from '../server/options.ts';
+import { componentClientCertificate } from '../server/pki/component-client.ts';
+import { type ServerHandle, startServer } from '../server/server.ts';
+
+export interface ControlPlaneOptions {
+  server: ServerOptions;
+  /** The manager's options; its connection is made here. */
+  controllerManager?: Omit<ControllerManagerOptions, 'platconfig' | 'connection' | 'master' | 'profile'>;
+}
+
+export interface ControlPlaneHandle {
+  server: ServerHandle;
+  controllerManager: ControllerManagerHandle;
+  /** The API server's address. */
+  url: string;
+  adminConfigPath: string;
+  /** Stops the manager, then the server. */
+  stop(): Promise<void>;
+}
+
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlaneHandle> {
+  const profile = namingProfile(options.server.naming ?? 'spec');
+  const server = await startServer(options.server);
+  try {
+    await server.ready;
+    const own = await componentClientCertificate(
+      options.server.dataDir,
+      `system:${componentName(profile, 'controller-manager')}`,
+    );
+    const controllerManager = await startControllerManager({
+      // One process needs no secure port of its own unless asked for one.
+      securePort: 'none',
+      ...options.controllerManager,
+      profile,
+      connection: {
+        // The server's address and the trust the admin configuration carries (a serving
+        // certificate from --tls-cert-file included); the manager's own certificate.
+        ...restOptionsFromPlatconfig(server.adminConfigPath, { profile }),
+        credentials: new StaticCredentialSource({
+          clientCertificatePem: own.certPem,
+          clientKeyPem: own.keyPem,
+        }),
+      },
+      clientCA: options.controllerManager?.clientCA ?? own.caPem,
+    });
+    let stopping: Promise<void> | undefined;
+    return {
+      server,
+      controllerManager,
+      url: server.url,
+      adminConfigPath: server.adminConfigPath,
+      stop() {
+        stopping ??= (async () => {
+          await controllerManager.stop();
+          await server.stop();
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+}

@@ -1,0 +1,143 @@
+// The controller manager's command line: the program's own flags (--config, the secure port and
+// address, --master, --naming) beside the configuration flags upstream maps onto
+// PlatControllerManagerConfiguration (controllers/manager/config/flags.ts). A file given with
+// --config is decoded first; flags given on the command line override it; the result is validated
+// when the manager starts.
+
+import { readFileSync } from 'node:fs';
+import {
+  applyFlags,
+  type ConfigFlag,
+  controllerManagerFlags,
+  decodeLeaderMigrationConfiguration,
+  decodePlatControllerManagerConfiguration,
+  defaultPlatControllerManagerConfiguration,
+} from '../controllers/manager/config/index.ts';
+import type { ControllerManagerOptions } from '../controllers/manager/controller-manager.ts';
+import { CM_FIELD, type NamingProfile, namingProfile, type ProfileName } from '../naming/index.ts';
+import { type FlagSpec, flag, parseFlagsGiven, usage } from './flag-parser.ts';
+
+const DESCRIPTION =
+  'The controller manager: runs the system controllers against an API server, one active per cluster by leader election.';
+
+/** Upstream's secure port for the controller manager. */
+export const CONTROLLER_MANAGER_PORT = 10257;
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new Error('must be a port number (0 disables serving)');
+  return n;
+}
+
+function profileName(v: string): ProfileName {
+  if (v !== 'spec' && v !== 'upstream') throw new Error('must be spec or upstream');
+  return v;
+}
+
+/** The program's own flags; `prefix` names them inside plat-control-plane (`controller-manager-`). */
+export function controllerManagerProgramFlags(prefix = ''): FlagSpec[] {
+  return [
+    flag<string | undefined>({
+      name: `${prefix}config`,
+      arg: '<file>',
+      description: 'configuration file (PlatControllerManagerConfiguration, YAML or JSON)',
+      parse: (v) => v,
+      default: undefined,
+    }),
+    flag<number>({
+      name: `${prefix}secure-port`,
+      arg: '<port>',
+      description: `HTTPS port of /healthz and /metrics; 0 serves nothing (default ${prefix === '' ? CONTROLLER_MANAGER_PORT : 0})`,
+      parse: port,
+      default: prefix === '' ? CONTROLLER_MANAGER_PORT : 0,
+    }),
+    flag<string>({
+      name: `${prefix}bind-address`,
+      arg: '<ip>',
+      description: 'address of the secure port (default 0.0.0.0, every interface)',
+      parse: (v) => v,
+      default: '0.0.0.0',
+    }),
+  ];
+}
+
+const STANDALONE_FLAGS: FlagSpec[] = [
+  flag<string | undefined>({
+    name: 'master',
+    arg: '<url>',
+    description: "the API server's address, over the client configuration's",
+    parse: (v) => v,
+    default: undefined,
+  }),
+  flag<ProfileName>({
+    name: 'naming',
+    arg: '<profile>',
+    description: 'spec (default) or upstream names for groups and labels',
+    parse: profileName,
+    default: 'spec',
+  }),
+];
+
+/** The profile a command line asks for, read before the flags whose names depend on it. */
+export function namingFromArgv(argv: readonly string[]): NamingProfile {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--naming=')) return namingProfile(profileName(a.slice('--naming='.length)));
+    if (a === '--naming' && i + 1 < argv.length) return namingProfile(profileName(argv[i + 1]));
+  }
+  return namingProfile('spec');
+}
+
+export function controllerManagerUsage(name: string, profile: NamingProfile): string {
+  return usage(name, DESCRIPTION, [
+    ...controllerManagerProgramFlags(),
+    ...STANDALONE_FLAGS,
+    ...(controllerManagerFlags(profile) as FlagSpec[]),
+  ]);
+}
+
+/** Reads --config (and --leader-migration-config), then lays the given flags over it. */
+export function controllerManagerConfig(
+  values: Readonly<Record<string, unknown>>,
+  given: ReadonlySet<string>,
+  profile: NamingProfile,
+  configFlags: readonly ConfigFlag[],
+  prefix = '',
+): ControllerManagerOptions {
+  const file = values[`${prefix}config`] as string | undefined;
+  const config =
+    file === undefined
+      ? defaultPlatControllerManagerConfiguration({}, profile)
+      : decodePlatControllerManagerConfiguration(readFileSync(file, 'utf8'), profile);
+  applyFlags(config, { values, given }, configFlags);
+  const migration = values['leader-migration-config'] as string | undefined;
+  if (migration !== undefined) {
+    config.Generic.LeaderMigration = decodeLeaderMigrationConfiguration(
+      readFileSync(migration, 'utf8'),
+      profile,
+    );
+  }
+  const securePort = values[`${prefix}secure-port`] as number;
+  return {
+    config,
+    profile,
+    securePort: securePort === 0 ? 'none' : securePort,
+    bindAddress: values[`${prefix}bind-address`] as string,
+    useServiceAccountCredentials: config[CM_FIELD.cloudShared].UseServiceAccountCredentials,
+  };
+}
+
+/** ControllerManagerOptions from argv; FlagError for a bad flag, ConfigurationError for a bad file. */
+export function parseControllerManagerFlags(argv: readonly string[], name: string): ControllerManagerOptions {
+  const profile = namingFromArgv(argv);
+  const configFlags = controllerManagerFlags(profile);
+  const { values, given } = parseFlagsGiven(argv, name, [
+    ...controllerManagerProgramFlags(),
+    ...STANDALONE_FLAGS,
+    ...(configFlags as FlagSpec[]),
+  ]);
+  const options = controllerManagerConfig(values, given, profile, configFlags);
+  const master = values.master as string | undefined;
+  return master === undefined ? options : { ...options, master };
+}
