@@ -52,5 +52,9 @@ export function parseControlPlaneFlags(argv: readonly string[], name: string): C
     PREFIX,
   );
   const { profile: _p, ...controllerManager } = manager;
+  // Each controller as its own account unless the command line or a configuration file says.
+  if (!given.has('use-service-account-credentials') && values[`${PREFIX}config`] === undefined) {
+    controllerManager.useServiceAccountCredentials = undefined;
+  }
   return { server, controllerManager };
 }

@@ -18,7 +18,10 @@ import { type ServerHandle, startServer } from '../server/server.ts';
 
 export interface ControlPlaneOptions {
   server: ServerOptions;
-  /** The manager's options; its connection is made here. */
+  /**
+   * The manager's options; its connection is made here. useServiceAccountCredentials defaults to
+   * true.
+   */
   controllerManager?: Omit<ControllerManagerOptions, 'platconfig' | 'connection' | 'master' | 'profile'>;
 }
 
@@ -45,6 +48,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       // One process needs no secure port of its own unless asked for one.
       securePort: 'none',
       ...options.controllerManager,
+      // As kubeadm runs upstream's: the manager's own role only creates accounts and tokens, and
+      // each controller works under its own system:controller:* role.
+      useServiceAccountCredentials: options.controllerManager?.useServiceAccountCredentials ?? true,
       profile,
       connection: {
         // The server's address and the trust the admin configuration carries (a serving
