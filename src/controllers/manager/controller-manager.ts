@@ -43,7 +43,12 @@ export interface ControllerManagerOptions {
   platconfig?: string;
   /** Connection options instead of a file (startControlPlane's in-memory credentials). */
   connection?: RestClientOptions;
-  /** Each controller as its own service account in the system namespace. */
+  /** The API server's address, over the client configuration's (--master). */
+  master?: string;
+  /**
+   * Each controller as its own service account in the system namespace; else the
+   * configuration's UseServiceAccountCredentials.
+   */
   useServiceAccountCredentials?: boolean;
   /** The secure port: 0 picks a free one, 'none' serves nothing; else the configuration's Generic.Port. */
   securePort?: number | 'none';
@@ -116,14 +121,17 @@ export async function startControllerManager(
   const rootOptions: RestClientOptions = {
     ...(opts.connection ?? restOptionsFromPlatconfig(platconfig as string, { profile })),
     ...tuning,
+    ...(opts.master === undefined ? {} : { server: opts.master }),
     userAgent: `${componentName(profile, 'controller-manager')}/v1.35.0`,
   };
   const root = new RestClient(rootOptions);
   const systemNamespace = componentName(profile, 'system');
   const clients: RestClient[] = [root];
+  const useServiceAccounts =
+    opts.useServiceAccountCredentials ?? config[CM_FIELD.cloudShared].UseServiceAccountCredentials;
   const clientFor = (d: ControllerDescriptor): ApiClient => {
     // A controller that mints credentials (the token controller) keeps the manager's own, as upstream.
-    if (opts.useServiceAccountCredentials !== true || d.rootCredentials === true) return root;
+    if (!useServiceAccounts || d.rootCredentials === true) return root;
     const c = new RestClient({
       ...rootOptions,
       userAgent: `${rootOptions.userAgent}/${d.serviceAccountName}`,
