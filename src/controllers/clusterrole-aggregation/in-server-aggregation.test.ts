@@ -11,7 +11,7 @@ import type { GenericStore } from '../../registry/generic-store.ts';
 import { ServedResources } from '../../server/served-resources.ts';
 import { openSqliteStorage, type SqliteStorage } from '../../storage/sqlite/index.ts';
 import { trackAs } from '../resources.ts';
-import { AGGREGATION_MANAGER, ClusterRoleAggregation } from './clusterrole-aggregation.ts';
+import { AGGREGATION_MANAGER, ClusterRoleAggregation } from './in-server-aggregation.ts';
 
 const profile = namingProfile('spec');
 const G = groupName(profile, 'rbac.authorization');

@@ -1,3 +1,5 @@
+// In-server copy, run by src/server/server.ts over the registry's stores until the server starts the
+// controller manager instead; the controller built on the client lives beside it in this folder.
 // The clusterrole-aggregation controller (upstream's name): a ClusterRole with an aggregationRule
 // has its rules kept equal to the union of the rules of every other ClusterRole its selectors
 // match, in name order, each rule once. Any ClusterRole change re-examines every aggregated role

@@ -1,3 +1,5 @@
+// In-server copy, run by src/server/server.ts over the registry's stores until the server starts the
+// controller manager instead; the controller built on the client lives beside it in this folder.
 // Empties a namespace that is being deleted: every namespaced resource's objects in it are deleted
 // (their own finalizers honoured), the namespace's conditions say what still blocks it, and once
 // nothing is left its finalizer is released, which lets the namespace go. Re-checks a namespace
