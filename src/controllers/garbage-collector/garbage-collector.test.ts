@@ -292,3 +292,46 @@ describe('garbage collector descriptor', () => {
     await handle2.stop();
   });
 });
+
+describe('garbage collector follows discovery', () => {
+  it('watches resources that appear, stops watching those that go, keeps those of failed group versions', async () => {
+    const cluster = new FakeCluster();
+    const discovery = new StaticDiscovery([CONFIG_MAPS]);
+    const gc = new GarbageCollectorController({
+      client: cluster,
+      metadataClient: cluster,
+      discovery,
+      profile: namingProfile('spec'),
+      ignoredResources: [],
+      workers: 1,
+      fieldManager: 'test-manager',
+      log: new MemoryLog(),
+      resyncPeriodMs: 20,
+    });
+    const stop = new AbortController();
+    const running = gc.run(stop.signal);
+    await waitUntil(() => gc.monitors.watched().join() === 'configmaps.', 'configmaps watched');
+    discovery.resources = [CONFIG_MAPS, SECRETS];
+    await waitUntil(() => gc.monitors.watched().join() === 'configmaps.,secrets.', 'secrets watched too');
+
+    // The new resource takes part at once: a Secret owned by a gone ConfigMap is collected.
+    const secrets = cluster.resource({ group: '', version: 'v1', resource: 'secrets' }, 'default');
+    await secrets.create({
+      metadata: {
+        name: 's',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'uid-x' }],
+      },
+    });
+    await waitUntil(async () => (await secrets.list()).items.length === 0, 'the secret collected');
+
+    discovery.resources = [SECRETS];
+    await waitUntil(() => gc.monitors.watched().join() === 'secrets.', 'configmaps no longer watched');
+    discovery.resources = [];
+    discovery.failed = { v1: 'the server is currently unable to handle the request' };
+    const refreshes = discovery.refreshes;
+    await waitUntil(() => discovery.refreshes > refreshes + 2, 'a few more discoveries');
+    assert.equal(gc.monitors.watched().join(), 'secrets.', 'a failed group version keeps its watches');
+    stop.abort();
+    await running;
+  });
+});
