@@ -3,8 +3,8 @@
 // they share. Each is a process whose CPU time the comparison reads from /proc.
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { request } from 'node:https';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEtcd } from '../../src/storage/testing/etcd-server.ts';
