@@ -39,16 +39,17 @@ export async function attemptToDeleteItem(node: GraphNode, c: AttemptContext): P
       if (!isConflict(err)) throw err;
     }
   }
+  const wasVirtual = !node.observed;
   let latest: ObjectState;
   try {
     latest = stateOf(await c.ops.get(node));
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    virtualDelete(node, c);
+    gone(node, wasVirtual, c);
     return;
   }
   if (latest.uid !== node.uid) {
-    virtualDelete(node, c);
+    gone(node, wasVirtual, c);
     return;
   }
   await decide(node, latest, c);
@@ -67,8 +68,13 @@ function graphState(node: GraphNode): ObjectState {
   };
 }
 
-/** The server does not have the node's object: the graph forgets it (upstream's virtual delete). */
-function virtualDelete(node: GraphNode, c: AttemptContext): void {
+/**
+ * The server does not have the node's object. A node that was virtual when asked about but has
+ * been seen by a watch since is left to the watch, which is the later word (the read may predate
+ * the object); otherwise the graph forgets it (upstream's virtual delete).
+ */
+function gone(node: GraphNode, wasVirtual: boolean, c: AttemptContext): void {
+  if (wasVirtual && node.observed) return;
   let namespace = node.namespace;
   try {
     if (!c.ops.mapping(node).namespaced) namespace = '';

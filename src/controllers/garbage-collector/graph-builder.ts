@@ -49,6 +49,9 @@ export class GraphBuilder {
   readonly absent = new AbsentOwnerCache();
   readonly types = new NodeTypes();
 
+  /** One string per namespace name for all the nodes in it, rather than a copy per node. */
+  private readonly namespaces = new Map<string, string>();
+
   constructor(
     private readonly profile: NamingProfile,
     private readonly queues: GraphQueues,
@@ -59,7 +62,7 @@ export class GraphBuilder {
     const meta = obj.metadata;
     const uid = meta?.uid;
     if (typeof uid !== 'string' || uid === '') return;
-    const namespace = meta?.namespace ?? '';
+    const namespace = this.intern(meta?.namespace ?? '');
     const name = meta?.name ?? '';
     const owners = ownersOf(obj);
     const finalizers: readonly string[] = Array.isArray(meta?.finalizers) ? meta.finalizers : NONE;
@@ -87,6 +90,15 @@ export class GraphBuilder {
     node.hasOrphanFinalizer = orphan;
     node.hasForegroundFinalizer = foreground;
     this.processTransitions(node, was, beingDeleted, orphan, foreground);
+  }
+
+  private intern(namespace: string): string {
+    const known = this.namespaces.get(namespace);
+    if (known !== undefined) return known;
+    // Namespaces come and go: past the bound the table starts over rather than grow without end.
+    if (this.namespaces.size >= 4096) this.namespaces.clear();
+    this.namespaces.set(namespace, namespace);
+    return namespace;
   }
 
   /** An object seen deleted. */
