@@ -224,6 +224,24 @@ describe('namespace controller (fake cluster)', () => {
     await stepUntil(async () => (await ns('partial'))?.spec?.finalizers?.length === 0, 'the release');
   });
 
+  it('a group version that does not parse shows in its condition and holds the namespace', async () => {
+    await makeNamespace('unparsed');
+    const bad = discovered('odd/group', 'v1', 'things', 'Thing', true);
+    discovery.resources.push(bad);
+    await namespaces.delete('unparsed');
+    await stepUntil(
+      async () =>
+        (await condition('unparsed', 'NamespaceDeletionGroupVersionParsingFailure'))?.status === 'True',
+      'the parsing condition',
+    );
+    assert.equal(
+      (await condition('unparsed', 'NamespaceDeletionGroupVersionParsingFailure'))?.message,
+      'unexpected GroupVersion string: odd/group/v1',
+    );
+    discovery.resources = discovery.resources.filter((r) => r !== bad);
+    await stepUntil(async () => (await ns('unparsed'))?.spec?.finalizers?.length === 0, 'the release');
+  });
+
   it('a failing deletion shows in NamespaceDeletionContentFailure and is retried', async () => {
     await makeNamespace('stuck');
     await cluster.resource(gvr('configmaps'), 'stuck').create({ metadata: { name: 'x' } });

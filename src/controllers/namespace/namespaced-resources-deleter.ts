@@ -145,10 +145,18 @@ export class NamespacedResourcesDeleter {
       conditions.discoveryFailed(messageOf(err));
     }
     const deletable = resources.filter((r) => r.preferred && r.namespaced && r.verbs.includes('delete'));
+    // A group version that does not parse (upstream's GroupVersionResources failure) is skipped.
+    const unparsable = [...new Set(deletable.filter((r) => !parsable(r)).map(gvOf))].sort();
+    if (unparsable.length > 0) {
+      const message = unparsable.map((gv) => `unexpected GroupVersion string: ${gv}`).join(', ');
+      errors.push(message);
+      conditions.groupVersionParsingFailed(message);
+    }
     let estimate = 0;
     const remaining = new Map<string, number>();
     const finalizers = new Map<string, number>();
     for (const r of deletable) {
+      if (!parsable(r)) continue;
       const gvr = { group: r.group, version: r.version, resource: r.resource };
       let result: GvrResult;
       try {
@@ -260,6 +268,13 @@ export class NamespacedResourcesDeleter {
     if (Number.isFinite(deletedAt) && this.now() - deletedAt >= estimate * 1000) return 0;
     return estimate;
   }
+}
+
+const gvOf = (r: DiscoveredResource) => (r.group === '' ? r.version : `${r.group}/${r.version}`);
+
+/** Whether the resource's group version reads as one (a group without '/', a non-empty version). */
+function parsable(r: DiscoveredResource): boolean {
+  return r.version !== '' && !r.version.includes('/') && !r.group.includes('/') && r.resource !== '';
 }
 
 function deleting(ns: ApiObject): boolean {
