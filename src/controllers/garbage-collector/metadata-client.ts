@@ -3,7 +3,7 @@
 // the server for PartialObjectMetadata(List): a list of 10,000 objects then carries their metadata
 // and not their specs. The requests are the ordinary resource client's (paths, query, errors);
 // only the Accept header differs, with plain JSON as the fallback a server without the conversion
-// answers. Also where a controller's context gets its discovery and metadata client when the
+// answers (as ours does for delete-collection). Also where a controller's context gets its discovery and metadata client when the
 // manager gave none (both built over the context's RestClient).
 
 import type { ApiClient, GroupVersionResource, ResourceClient } from '../../client/api.ts';
@@ -23,7 +23,8 @@ const LIST_ACCEPT = accept('PartialObjectMetadataList');
 
 /**
  * An ApiClient whose get, list, watch and patch answers are PartialObjectMetadata (objects with
- * apiVersion, kind and metadata only). Deletes and delete-collections keep the usual answer.
+ * apiVersion, kind and metadata only), and delete-collections too where the server offers it.
+ * Deletes of one object keep the usual answer.
  */
 export class MetadataClient implements ApiClient {
   private readonly rest: RestClient;
@@ -50,6 +51,8 @@ function withAccept(req: RestRequest): RestRequest {
   if (req.accept !== undefined) return req;
   if (req.method === 'GET') return { ...req, accept: req.name === undefined ? LIST_ACCEPT : OBJECT_ACCEPT };
   if (req.method === 'PATCH') return { ...req, accept: OBJECT_ACCEPT };
+  // A delete-collection answers the deleted objects: their metadata is enough, where offered.
+  if (req.method === 'DELETE' && req.name === undefined) return { ...req, accept: LIST_ACCEPT };
   return req;
 }
 
