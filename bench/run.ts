@@ -11,6 +11,7 @@ import { authzScenario } from './auth/rbac-decision.ts';
 import { celScenario } from './cel/index.ts';
 import { codecScenario } from './codec/index.ts';
 import { stallsScenario } from './codec/request-stalls.ts';
+import { controllersScenario } from './controllers/index.ts';
 import { parseBenchArgs, UsageError } from './lib/args.ts';
 import { describeMachine, formatMachine } from './lib/machine.ts';
 import { writeReport } from './lib/report.ts';
@@ -26,6 +27,7 @@ const SCENARIOS: Scenario[] = [
   stallsScenario,
   celScenario,
   authzScenario,
+  controllersScenario,
   ...apiScenarios,
 ];
 
