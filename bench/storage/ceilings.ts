@@ -3,7 +3,7 @@
 
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Etcd3 } from 'etcd3';
+import { EtcdClient } from '../../src/storage/etcd/client.ts';
 import { openSqlite, type SqliteDriverName } from '../../src/storage/sqlite/driver.ts';
 import { nowMs, runLoad } from '../lib/timing.ts';
 
@@ -51,7 +51,7 @@ export function rawSqliteInserts(opts: {
   }
 }
 
-/** Plain puts of new keys with a fixed number in flight, straight through the etcd3 client. */
+/** Plain puts of new keys with a fixed number in flight, straight through the backend's etcd client. */
 export async function rawEtcdPuts(opts: {
   endpoint: string;
   run: number;
@@ -59,22 +59,23 @@ export async function rawEtcdPuts(opts: {
   inFlight: number;
   value: Buffer;
 }): Promise<CeilingRun> {
-  const client = new Etcd3({ hosts: [opts.endpoint] });
+  const client = new EtcdClient([opts.endpoint]);
   try {
     // Connection setup and the client's cold code paths are not what is being measured.
     await runLoad({
       concurrency: opts.inFlight,
       total: 500,
-      op: (seq) => client.put(`/bench-raw/warmup-${opts.run}/${seq}`).value(opts.value).exec(),
+      op: (seq) =>
+        client.put({ key: Buffer.from(`/bench-raw/warmup-${opts.run}/${seq}`), value: opts.value }),
     });
     const result = await runLoad({
       concurrency: opts.inFlight,
       durationMs: opts.durationMs,
       op: (seq) =>
-        client
-          .put(`/bench-raw/${opts.run}/obj-${String(seq).padStart(9, '0')}`)
-          .value(opts.value)
-          .exec(),
+        client.put({
+          key: Buffer.from(`/bench-raw/${opts.run}/obj-${String(seq).padStart(9, '0')}`),
+          value: opts.value,
+        }),
     });
     return { rows: result.ops, elapsedMs: result.elapsedMs, perSec: result.opsPerSec };
   } finally {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import etcd3 from 'etcd3';
 import { CompactedError } from '../errors.ts';
 import type { WatchEvent } from '../interface.ts';
 import { type EtcdServer, startEtcd } from '../testing/etcd-server.ts';
+import { EtcdClient } from './client.ts';
 import { COMPACT_REV_KEY } from './compactor.ts';
 import type { EtcdStorage } from './etcd-storage.ts';
 import { openEtcdStorage } from './index.ts';
@@ -21,10 +21,10 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined>, tim
 
 describe('etcd history compaction', () => {
   let etcd: EtcdServer;
-  let raw: etcd3.Etcd3;
+  let raw: EtcdClient;
   before(async () => {
     etcd = await startEtcd();
-    raw = new etcd3.Etcd3({ hosts: etcd.endpoint });
+    raw = new EtcdClient([etcd.endpoint]);
   });
   after(async () => {
     raw.close();
@@ -33,11 +33,11 @@ describe('etcd history compaction', () => {
 
   /** compact_rev_key's version (turns taken by all replicas) and value (revision compacted to). */
   async function compactKey(): Promise<{ version: number; value: number }> {
-    const res = await raw.get(COMPACT_REV_KEY).exec();
+    const res = await raw.range({ key: Buffer.from(COMPACT_REV_KEY) });
     const kv = res.kvs[0];
     return kv === undefined
       ? { version: 0, value: 0 }
-      : { version: Number(kv.version), value: Number(kv.value) };
+      : { version: kv.version, value: Number(kv.value.toString()) };
   }
 
   it('compacts once per interval across replicas, keeps the last interval, and a replica takes over', async () => {

@@ -11,8 +11,8 @@
 // revision. If the winner stops, the others' next try finds the version unchanged and one of them
 // takes over, so a compaction is never more than two intervals late.
 
-import type etcd3 from 'etcd3';
 import type { Revision } from '../interface.ts';
+import type { EtcdClient } from './client.ts';
 
 export const COMPACT_REV_KEY = 'compact_rev_key';
 
@@ -46,7 +46,7 @@ export class Compactor {
   private readonly stats: CompactorStats = { rounds: 0, compactions: 0, compactRevision: 0 };
 
   constructor(
-    private readonly client: etcd3.Etcd3,
+    private readonly client: EtcdClient,
     private readonly opts: CompactorOptions,
   ) {}
 
@@ -83,19 +83,19 @@ export class Compactor {
   private async round(): Promise<void> {
     this.stats.rounds++;
     const key = Buffer.from(COMPACT_REV_KEY);
-    const res = await this.client.kv.txn({
-      compare: [{ key, target: 'Version', result: 'Equal', version: this.version }],
-      success: [{ request_put: { key, value: Buffer.from(String(this.noted)) } }],
-      failure: [{ request_range: { key } }],
+    const res = await this.client.txn({
+      compare: [{ key, target: 'version', result: 'equal', version: this.version }],
+      success: [{ put: { key, value: Buffer.from(String(this.noted)) } }],
+      failure: [{ range: { key } }],
     });
-    const current = Number(res.header.revision);
+    const current = res.header.revision;
     const target = this.noted;
     // Whatever happens next, the next round's target is the revision as of this round.
     this.noted = current;
     if (!res.succeeded) {
       // Another replica took the turn: adopt its clock and the revision it compacted to.
-      const kv = res.responses[0]?.response_range?.kvs[0];
-      this.version = kv === undefined ? 0 : Number(kv.version);
+      const kv = res.responses[0]?.range?.kvs[0];
+      this.version = kv === undefined ? 0 : kv.version;
       const recorded = kv === undefined ? Number.NaN : Number(kv.value.toString());
       if (Number.isSafeInteger(recorded) && recorded > 0) this.learn(recorded);
       return;
@@ -104,7 +104,7 @@ export class Compactor {
     // The first turn only notes a revision: nothing is old enough to compact yet.
     if (target === 0 || this.stopped) return;
     try {
-      await this.client.kv.compact({ revision: target });
+      await this.client.compact(target);
     } catch (err) {
       // Someone compacted further already (an operator, etcd's own auto-compaction): not a failure.
       if (!(err instanceof Error && /required revision has been compacted/.test(err.message))) throw err;

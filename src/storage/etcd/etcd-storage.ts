@@ -6,9 +6,11 @@
 //
 // Through a leader election, reads are retried, and writes are retried when etcd certainly did not
 // take them or when their compare makes a second try harmless and its outcome can be judged
-// (commit below); the client library itself retries nothing (policies.ts says why).
-
-import etcd3 from 'etcd3';
+// (commit below); the client itself retries nothing (client.ts says why).
+//
+// Changes this process wrote are remembered until the watch stream reports them (Fresh below): their
+// events then reach the watch cache undecoded, as a body spliced from the JSON this process encoded,
+// so a write costs one encoding here instead of an encoding, a decoding and another encoding.
 import type { ApiObject } from '../../machinery/object.ts';
 import { storageWorkBegins } from '../awaited.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
@@ -31,19 +33,36 @@ import type {
   Storage,
   TryUpdate,
   UpdateOptions,
+  WatchEvent,
   WatchOptions,
   WatchStream,
 } from '../interface.ts';
 import { checkPreconditions } from '../preconditions.ts';
-import { assertCorrupt, bookmarkObject, decodeValue, encodeValue } from '../value-codec.ts';
+import {
+  assertCorrupt,
+  bookmarkObject,
+  decodeValue,
+  encodeValue,
+  type StoredBody,
+  storedBody,
+} from '../value-codec.ts';
 import { filteredEventType, prefixEnd, WatchQueue } from '../watch-queue.ts';
+import { EtcdClient } from './client.ts';
 import { Compactor } from './compactor.ts';
 import { classifyFailure, retryDelayMs } from './faults.ts';
-import { faultHandling, grpcOptions } from './policies.ts';
+import { Fresh } from './fresh.ts';
+import type { StreamCall } from './grpc.ts';
+import {
+  decodeWatchResponse,
+  encodeWatchCreate,
+  type KeyValue,
+  type RangeRequest,
+  type RangeResponse,
+  type TxnRequest,
+  type TxnResponse,
+  type WatchEventMessage,
+} from './messages.ts';
 import { LEADER_CHANGED, TermWatch } from './term-watch.ts';
-
-type IKeyValue = etcd3.IKeyValue;
-type IWatchResponse = etcd3.IWatchResponse;
 
 export interface EtcdStorageOptions {
   endpoints: string[];
@@ -63,7 +82,7 @@ export interface EtcdStorageOptions {
 }
 
 /** A write transaction's outcome: applied at `revision`, or its compare failed (with the failure reads). */
-type Committed = { succeeded: true; revision: Revision } | { succeeded: false; res: etcd3.ITxnResponse };
+type Committed = { succeeded: true; revision: Revision } | { succeeded: false; res: TxnResponse };
 
 /** Keys read per range request; values may be large, so the gRPC receive limit is lifted too. */
 const RANGE_CHUNK = 500;
@@ -77,7 +96,9 @@ function isFutureRevision(err: unknown): boolean {
 }
 
 export class EtcdStorage implements Storage {
-  private readonly client: etcd3.Etcd3;
+  private readonly client: EtcdClient;
+  /** Values this process wrote, until the watch stream reports them. */
+  private readonly fresh = new Fresh();
   private readonly prefix: string;
   private readonly watches = new Set<WatchQueue>();
   /** Highest compaction known here; etcd's errors do not name the compact revision. */
@@ -91,8 +112,8 @@ export class EtcdStorage implements Storage {
   constructor(opts: EtcdStorageOptions) {
     this.prefix = opts.prefix ?? '/registry';
     this.retryBudgetMs = opts.retryBudgetMs ?? 15_000;
-    this.client = new etcd3.Etcd3({ hosts: opts.endpoints, grpcOptions, faultHandling: faultHandling() });
-    this.terms = new TermWatch(async () => Number((await this.client.maintenance.status()).header.raft_term));
+    this.client = new EtcdClient(opts.endpoints);
+    this.terms = new TermWatch(() => this.client.status());
     const intervalMs = opts.compactionIntervalMs ?? 0;
     if (intervalMs > 0) {
       this.compactor = new Compactor(this.client, {
@@ -129,15 +150,16 @@ export class EtcdStorage implements Storage {
     const res = await this.commit(
       key,
       {
-        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value: bytes } }],
-        failure: [{ request_range: { key: k } }],
+        compare: [{ key: k, target: 'create', result: 'equal', createRevision: 0 }],
+        success: [{ put: { key: k, value: bytes } }],
+        failure: [{ range: { key: k } }],
       },
       // Ours: created with exactly these bytes and not changed since. The object carries a fresh
       // uid and creation time, so no other creator writes the same bytes.
-      (kv) => kv !== undefined && kv.create_revision === kv.mod_revision && bytes.equals(kv.value),
+      (kv) => kv !== undefined && kv.createRevision === kv.modRevision && bytes.equals(kv.value),
     );
     if (!res.succeeded) throw new KeyExistsError(key);
+    this.fresh.wrote(key, res.revision, value);
     return decodeValue(key, value, res.revision);
   }
 
@@ -145,12 +167,12 @@ export class EtcdStorage implements Storage {
     this.assertOpen();
     const { revision, minimum } = this.readBound(opts.at);
     const res = await this.range(key, { key: this.full(key), revision }, revision);
-    if (minimum !== undefined && Number(res.header.revision) < minimum) {
-      throw new TooLargeResourceVersionError(key, minimum, Number(res.header.revision));
+    if (minimum !== undefined && res.header.revision < minimum) {
+      throw new TooLargeResourceVersionError(key, minimum, res.header.revision);
     }
     const kv = res.kvs[0];
     if (kv === undefined) throw new KeyNotFoundError(key);
-    return decodeValue(key, kv.value, Number(kv.mod_revision));
+    return decodeValue(key, kv.value, kv.modRevision);
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
@@ -177,7 +199,7 @@ export class EtcdStorage implements Storage {
         prefix,
         {
           key: Buffer.from(this.prefix + from),
-          range_end: Buffer.from(this.prefix + end),
+          rangeEnd: Buffer.from(this.prefix + end),
           revision,
           limit: RANGE_CHUNK,
         },
@@ -185,7 +207,7 @@ export class EtcdStorage implements Storage {
         fromContinue,
       );
       if (revision === undefined) {
-        revision = Number(res.header.revision);
+        revision = res.header.revision;
         if (minimum !== undefined && revision < minimum) {
           throw new TooLargeResourceVersionError(prefix, minimum, revision);
         }
@@ -196,7 +218,7 @@ export class EtcdStorage implements Storage {
           break outer;
         }
         const key = this.local(kv.key);
-        const obj = decodeValue(key, kv.value, Number(kv.mod_revision));
+        const obj = decodeValue(key, kv.value, kv.modRevision);
         from = `${key}\u0000`;
         if (opts.predicate !== undefined && !opts.predicate(obj)) continue;
         items.push(obj);
@@ -212,13 +234,13 @@ export class EtcdStorage implements Storage {
           prefix,
           {
             key: Buffer.from(`${this.prefix + lastKey}\u0000`),
-            range_end: Buffer.from(this.prefix + end),
+            rangeEnd: Buffer.from(this.prefix + end),
             revision,
-            count_only: true,
+            countOnly: true,
           },
           revision,
         );
-        result.remainingItemCount = Number(rest.count);
+        result.remainingItemCount = rest.count;
       }
     }
     return result;
@@ -261,26 +283,29 @@ export class EtcdStorage implements Storage {
         {
           compare: [
             current === null
-              ? { key: k, target: 'Create', result: 'Equal', create_revision: 0 }
-              : { key: k, target: 'Mod', result: 'Equal', mod_revision: revision },
+              ? { key: k, target: 'create', result: 'equal', createRevision: 0 }
+              : { key: k, target: 'mod', result: 'equal', modRevision: revision },
           ],
-          success: [{ request_put: { key: k, value: bytes } }],
-          failure: [{ request_range: { key: k } }],
+          success: [{ put: { key: k, value: bytes } }],
+          failure: [{ range: { key: k } }],
         },
         // Ours: these bytes, written after the revision the update started from. Another writer
         // that left the same bytes left the state this update wanted, which is as good.
-        (kv) => kv !== undefined && Number(kv.mod_revision) > revision && bytes.equals(kv.value),
+        (kv) => kv !== undefined && kv.modRevision > revision && bytes.equals(kv.value),
       );
-      if (res.succeeded) return decodeValue(key, value, res.revision);
-      state = await this.updateState(key, res.res.responses[0]?.response_range);
+      if (res.succeeded) {
+        this.fresh.wrote(key, res.revision, value);
+        return decodeValue(key, value, res.revision);
+      }
+      state = await this.updateState(key, res.res.responses[0]?.range);
     }
   }
 
   /** The current value of `key` for an update: from a range already answered, or read now. */
-  private async updateState(key: string, answered: etcd3.IRangeResponse | undefined): Promise<UpdateState> {
+  private async updateState(key: string, answered: RangeResponse | undefined): Promise<UpdateState> {
     const kv = (answered ?? (await this.range(key, { key: this.full(key) }))).kvs[0];
     if (kv === undefined) return { current: null, revision: 0, stored: undefined, fresh: true };
-    const revision = Number(kv.mod_revision);
+    const revision = kv.modRevision;
     const stored = kv.value.toString();
     return { current: decodeValue(key, stored, revision), revision, stored, fresh: true };
   }
@@ -291,7 +316,7 @@ export class EtcdStorage implements Storage {
       this.assertOpen();
       const kv = (await this.range(key, { key: k })).kvs[0];
       if (kv === undefined) throw new KeyNotFoundError(key);
-      const modRevision = Number(kv.mod_revision);
+      const modRevision = kv.modRevision;
       if (opts.expectCorrupt) assertCorrupt(key, kv.value, modRevision);
       else {
         const current = decodeValue(key, kv.value, modRevision);
@@ -301,8 +326,8 @@ export class EtcdStorage implements Storage {
       const res = await this.commit(
         key,
         {
-          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
-          success: [{ request_delete_range: { key: k } }],
+          compare: [{ key: k, target: 'mod', result: 'equal', modRevision }],
+          success: [{ deleteRange: { key: k } }],
           failure: [],
         },
         // A key found gone may have been deleted by someone else: nothing proves it was us.
@@ -344,114 +369,126 @@ export class EtcdStorage implements Storage {
         after = listed;
       }
       if (queue.stopped) return;
-      cancel = await this.openWatchStream(prefix, after, opts, queue);
+      cancel = this.openWatchStream(prefix, after, opts, queue);
     };
     start().catch((err) => queue.fail(this.translate(err, prefix, opts.revision ?? 0)));
     return queue;
   }
 
-  private async openWatchStream(
+  private openWatchStream(
     prefix: string,
     after: Revision,
     opts: WatchOptions,
     queue: WatchQueue,
-  ): Promise<() => void> {
-    // The pool is internal to the client library; the raw watch service needs it.
-    const pool = (this.client as unknown as { pool: ConstructorParameters<typeof etcd3.WatchClient>[0] })
-      .pool;
-    const stream = await new etcd3.WatchClient(pool).watch();
+  ): () => void {
     let ended = false;
+    let call: StreamCall | undefined;
     const cancel = () => {
       if (ended) return;
       ended = true;
-      stream.cancel();
+      call?.cancel();
     };
-    stream.on('data', (res: IWatchResponse) => {
-      if (queue.stopped) return;
-      if (res.compact_revision !== undefined && res.compact_revision !== '0') {
-        const compactRevision = Number(res.compact_revision);
+    const onMessage = (msg: Buffer) => {
+      if (queue.stopped || ended) return;
+      let res: ReturnType<typeof decodeWatchResponse>;
+      try {
+        res = decodeWatchResponse(msg);
+      } catch (err) {
+        queue.fail(new UnavailableError(`watch stream failed: ${(err as Error).message}`));
+        cancel();
+        return;
+      }
+      if (res.compactRevision !== 0) {
+        const compactRevision = res.compactRevision;
         this.compacted = Math.max(this.compacted, compactRevision);
         queue.fail(new CompactedError(prefix, after, compactRevision), compactRevision);
         cancel();
         return;
       }
       if (res.canceled) {
-        queue.fail(new UnavailableError(`watch canceled: ${res.cancel_reason}`));
+        queue.fail(new UnavailableError(`watch canceled: ${res.cancelReason}`));
         cancel();
         return;
       }
       if (res.created) return;
       if (res.events.length === 0) {
-        const revision = Number(res.header.revision);
+        const revision = res.header.revision;
         if (opts.progressNotify) queue.push({ type: 'BOOKMARK', object: bookmarkObject(revision), revision });
         return;
       }
       try {
-        for (const ev of res.events) this.deliver(queue, ev.type, ev.kv, ev.prev_kv, opts);
+        for (const ev of res.events) this.deliver(queue, ev, opts);
       } catch (err) {
         // A value that does not decode ends this watch with an error; the watcher re-lists.
         queue.fail(err as Error);
         cancel();
       }
-    });
-    stream.on('error', (err: Error) => {
-      if (!ended) queue.fail(new UnavailableError(`watch stream failed: ${err.message}`));
-      ended = true;
-    });
-    stream.on('end', () => {
-      if (!ended) queue.fail(new UnavailableError('watch stream ended'));
-      ended = true;
-    });
-    stream.write({
-      create_request: {
-        key: Buffer.from(this.prefix + prefix),
-        range_end: Buffer.from(this.prefix + prefixEnd(prefix)),
-        start_revision: after + 1,
-        prev_kv: true,
-        progress_notify: opts.progressNotify ?? false,
+    };
+    call = this.client.watch({
+      message: onMessage,
+      error: (err) => {
+        if (!ended) queue.fail(new UnavailableError(`watch stream failed: ${err.message}`));
+        ended = true;
+      },
+      end: () => {
+        if (!ended) queue.fail(new UnavailableError('watch stream ended'));
+        ended = true;
       },
     });
+    call.write(
+      encodeWatchCreate({
+        key: Buffer.from(this.prefix + prefix),
+        rangeEnd: Buffer.from(this.prefix + prefixEnd(prefix)),
+        startRevision: after + 1,
+        prevKv: true,
+        progressNotify: opts.progressNotify ?? false,
+      }),
+    );
     return cancel;
   }
 
-  private deliver(
-    queue: WatchQueue,
-    type: 'Put' | 'Delete',
-    kv: IKeyValue,
-    prevKv: IKeyValue | undefined,
-    opts: WatchOptions,
-  ): void {
+  private deliver(queue: WatchQueue, ev: WatchEventMessage, opts: WatchOptions): void {
+    const { kv, prevKv } = ev;
     const key = this.local(kv.key);
-    const revision = Number(kv.mod_revision);
-    if (type === 'Delete') {
-      if (prevKv === undefined || prevKv === null) return;
+    const revision = kv.modRevision;
+    if (ev.type === 'delete') {
+      this.fresh.forget(key, revision);
+      if (prevKv === undefined) return;
       const last = decodeValue(key, prevKv.value, revision);
       const out = filteredEventType('DELETED', last, null, opts.predicate);
       if (out !== null) queue.push({ ...out, revision });
       return;
     }
-    const obj = decodeValue(key, kv.value, revision);
-    const created = kv.create_revision === kv.mod_revision;
+    const created = kv.createRevision === kv.modRevision;
+    const type = created ? 'ADDED' : 'MODIFIED';
+    const text = this.fresh.take(key, revision);
+    if (text !== undefined && opts.predicate === undefined) {
+      // Written here: the watch cache takes a body spliced from this process's own JSON, and the
+      // object is decoded only if someone reads it.
+      queue.push(lazyEvent(type, key, text, revision));
+      return;
+    }
+    const obj = decodeValue(key, text ?? kv.value, revision);
     const previous =
-      !created && opts.predicate !== undefined && prevKv
-        ? decodeValue(key, prevKv.value, Number(prevKv.mod_revision))
+      !created && opts.predicate !== undefined && prevKv !== undefined
+        ? decodeValue(key, prevKv.value, prevKv.modRevision)
         : null;
-    const out = filteredEventType(created ? 'ADDED' : 'MODIFIED', obj, previous, opts.predicate);
+    const out = filteredEventType(type, obj, previous, opts.predicate);
     if (out !== null) queue.push({ ...out, revision });
   }
 
   async currentRevision(): Promise<Revision> {
     this.assertOpen();
-    const res = await this.range('', { key: Buffer.from(this.prefix), count_only: true });
-    return Number(res.header.revision);
+    const res = await this.range('', { key: Buffer.from(this.prefix), countOnly: true });
+    return res.header.revision;
   }
 
   /** One read, not retried: at open, an unreachable etcd should fail at once, not after retries. */
   async checkReachable(): Promise<void> {
     this.assertOpen();
     try {
-      const res = await this.client.kv.range({ key: Buffer.from(this.prefix), count_only: true });
-      this.terms.observe(res.header.raft_term);
+      const res = await this.client.range({ key: Buffer.from(this.prefix), countOnly: true });
+      this.terms.observe(res.header.raftTerm);
     } catch (err) {
       throw this.translate(err, '', 0);
     }
@@ -462,7 +499,7 @@ export class EtcdStorage implements Storage {
     const target = Math.min(revision, await this.currentRevision());
     if (target <= 0) return;
     try {
-      await this.call(() => this.client.kv.compact({ revision: target, physical: true }), '', target);
+      await this.call(() => this.client.compact(target, true), '', target);
       this.compacted = Math.max(this.compacted, target);
     } catch (err) {
       if (!(err instanceof CompactedError)) throw err;
@@ -473,10 +510,10 @@ export class EtcdStorage implements Storage {
     this.assertOpen();
     const res = await this.range(prefix, {
       key: this.full(prefix),
-      range_end: this.full(prefixEnd(prefix)),
-      count_only: true,
+      rangeEnd: this.full(prefixEnd(prefix)),
+      countOnly: true,
     });
-    return Number(res.count);
+    return res.count;
   }
 
   async close(): Promise<void> {
@@ -501,15 +538,20 @@ export class EtcdStorage implements Storage {
 
   private range(
     key: string,
-    req: etcd3.IRangeRequest,
+    req: RangeRequest,
     revision?: Revision,
     fromContinue = false,
-  ): Promise<etcd3.IRangeResponse> {
-    return this.call(() => this.client.kv.range(req), key, revision, fromContinue);
+  ): Promise<RangeResponse> {
+    return this.call(() => this.client.range(req), key, revision, fromContinue);
   }
 
   /** A request that may be sent again whatever became of the last try: a read, or a compaction. */
-  private async call<T>(fn: () => Promise<T>, key = '', revision = 0, fromContinue = false): Promise<T> {
+  private async call<T extends { header: { raftTerm: number } }>(
+    fn: () => Promise<T>,
+    key = '',
+    revision = 0,
+    fromContinue = false,
+  ): Promise<T> {
     const ended = storageWorkBegins();
     const started = performance.now();
     try {
@@ -517,7 +559,7 @@ export class EtcdStorage implements Storage {
         try {
           const out = await this.terms.race(fn(), this.terms.current);
           if (out !== LEADER_CHANGED) {
-            this.terms.observe((out as { header?: { raft_term?: string } }).header?.raft_term);
+            this.terms.observe(out.header.raftTerm);
             return out;
           }
           // Sent before the last election and still unanswered: likely lost with the old leader.
@@ -545,17 +587,17 @@ export class EtcdStorage implements Storage {
    */
   private async commit(
     key: string,
-    txn: etcd3.ITxnRequest,
-    mine: (kv: IKeyValue | undefined) => boolean,
+    txn: TxnRequest,
+    mine: (kv: KeyValue | undefined) => boolean,
   ): Promise<Committed> {
     const ended = storageWorkBegins();
     const started = performance.now();
     let doubt: unknown;
     try {
       for (let attempt = 0; ; attempt++) {
-        let res: etcd3.ITxnResponse | typeof LEADER_CHANGED;
+        let res: TxnResponse | typeof LEADER_CHANGED;
         try {
-          res = await this.terms.race(this.client.kv.txn(txn), this.terms.current);
+          res = await this.terms.race(this.client.txn(txn), this.terms.current);
         } catch (err) {
           const kind = classifyFailure(err);
           if (!this.mayRetry(kind, started)) throw doubt ?? err;
@@ -570,11 +612,11 @@ export class EtcdStorage implements Storage {
           if (!this.mayRetry('ambiguous', started)) throw doubt;
           continue;
         }
-        this.terms.observe(res.header.raft_term);
-        if (res.succeeded) return { succeeded: true, revision: Number(res.header.revision) };
+        this.terms.observe(res.header.raftTerm);
+        if (res.succeeded) return { succeeded: true, revision: res.header.revision };
         if (doubt === undefined) return { succeeded: false, res };
-        const kv = res.responses[0]?.response_range?.kvs[0];
-        if (mine(kv)) return { succeeded: true, revision: Number(kv!.mod_revision) };
+        const kv = res.responses[0]?.range?.kvs[0];
+        if (mine(kv)) return { succeeded: true, revision: kv!.modRevision };
         throw doubt;
       }
     } catch (err) {
@@ -622,5 +664,26 @@ function cachedUpdateState(key: string, cached: { object: ApiObject; revision: R
     revision: cached.revision,
     stored,
     fresh: false,
+  };
+}
+
+/**
+ * The event of a change written by this process, undecoded: its body for the watch cache is spliced
+ * from the JSON (value-codec.ts's storedBody) and its object is decoded, once, only when read.
+ */
+function lazyEvent(type: 'ADDED' | 'MODIFIED', key: string, text: string, revision: Revision): WatchEvent {
+  let object: ApiObject | undefined;
+  let body: { value: StoredBody | undefined } | undefined;
+  return {
+    type,
+    revision,
+    get object() {
+      object ??= decodeValue(key, text, revision);
+      return object;
+    },
+    get stored() {
+      body ??= { value: storedBody(key, text, revision) };
+      return body.value;
+    },
   };
 }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import etcd3 from 'etcd3';
 import type { ApiObject } from '../../machinery/object.ts';
 import { storageWorkAwaited } from '../awaited.ts';
 import { CachedStorage } from '../cacher/index.ts';
 import { KeyExistsError, ResourceVersionConflictError } from '../errors.ts';
 import { runStorageConformance } from '../testing/conformance.ts';
 import { type EtcdServer, startEtcd } from '../testing/etcd-server.ts';
+import { EtcdClient } from './client.ts';
 import { openEtcdStorage } from './index.ts';
 
 let server: EtcdServer;
@@ -29,8 +29,11 @@ runStorageConformance('etcd', {
   },
   progressNotifyWithinMs: 1000,
   async corrupt(store, key) {
-    const client = new etcd3.Etcd3({ hosts: [server.endpoint] });
-    await client.put(`${prefixes.get(store)}${key}`).value(Buffer.from([0xff, 0x00, 0x7b]));
+    const client = new EtcdClient([server.endpoint]);
+    await client.put({
+      key: Buffer.from(`${prefixes.get(store)}${key}`),
+      value: Buffer.from([0xff, 0x00, 0x7b]),
+    });
     client.close();
   },
 });
@@ -64,10 +67,12 @@ describe('etcd backend specifics', () => {
 
   it('stores keys under the configured prefix, with the JSON value and no resourceVersion', async () => {
     const store = await openEtcdStorage({ endpoints: [etcd.endpoint], prefix: '/registry' });
-    const raw = new etcd3.Etcd3({ hosts: etcd.endpoint });
+    const raw = new EtcdClient([etcd.endpoint]);
     try {
       await store.create('/configmaps/ns/a', { metadata: { name: 'a' }, data: { k: 'v' } });
-      const value = await raw.get('/registry/configmaps/ns/a').string();
+      const value = (
+        await raw.range({ key: Buffer.from('/registry/configmaps/ns/a') })
+      ).kvs[0]?.value.toString();
       assert.deepEqual(JSON.parse(value ?? 'null'), { metadata: { name: 'a' }, data: { k: 'v' } });
     } finally {
       raw.close();

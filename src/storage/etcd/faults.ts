@@ -3,8 +3,10 @@
 // Whether a failed request may simply be sent again depends on what it was, which only the storage
 // layer knows: a read always may; a write only when etcd certainly never took it (no connection,
 // no leader to propose to), because a write that timed out in the middle of an election may still
-// have been applied. So the client library's own retries are off (see policies.ts) and this module
-// sorts errors for EtcdStorage, which retries reads and judges writes itself.
+// have been applied. So this module sorts errors for EtcdStorage, which retries reads and judges
+// writes itself; the client (client.ts) retries nothing.
+
+import { MemberUnreachableError } from './client.ts';
 
 /**
  * - `unsent`: etcd certainly did not apply the request (it never reached a member, or the member
@@ -19,26 +21,6 @@ const GRPC_DEADLINE_EXCEEDED = 4;
 const GRPC_RESOURCE_EXHAUSTED = 8;
 const GRPC_UNAVAILABLE = 14;
 
-/** Raised by the host policy while a member is known to be unreachable; nothing was sent. */
-export class MemberUnreachableError extends Error {
-  override name = 'MemberUnreachableError';
-  constructor(host: string) {
-    super(`etcd member ${host} is unreachable`);
-  }
-}
-
-/**
- * A live member's UNAVAILABLE answer ("etcdserver: request timed out", "no leader"), wrapped so
- * that the client library neither drops the connection to that healthy member nor retries on its
- * own (it does both for any error it takes for UNAVAILABLE). The message stays etcd's.
- */
-export class MemberAnsweredError extends Error {
-  override name = 'MemberAnsweredError';
-  constructor(err: Error) {
-    super(err.message, { cause: err });
-  }
-}
-
 /** Answers of a live member that refused the request before proposing it to raft. */
 const REFUSED_BEFORE_PROPOSAL = [
   'etcdserver: no leader',
@@ -47,18 +29,13 @@ const REFUSED_BEFORE_PROPOSAL = [
   'raft proposal dropped',
 ];
 
-/** gRPC's words for a call that found no connection to send on. */
-const NO_CONNECTION = [
-  /No connection established/i,
-  /ECONNREFUSED/,
-  /connect E[A-Z]+/,
-  /Name resolution failed/i,
-];
+/** grpc.ts's words for a call that found no connection to send on. */
+const NO_CONNECTION = [/No connection established/i, /ECONNREFUSED/, /connect E[A-Z]+/];
 
 function grpcCode(err: Error): number | undefined {
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'number') return code;
-  // The client library re-types gRPC errors and keeps the code only in the message ("14 UNAVAILABLE: ...").
+  // Errors that crossed a boundary keep the code only in the message ("14 UNAVAILABLE: ...").
   const m = /^(?:[A-Za-z]+: )?(\d+) [A-Z_]+:/.exec(err.message);
   return m ? Number(m[1]) : undefined;
 }
@@ -73,19 +50,6 @@ export function classifyFailure(err: unknown): FailureKind {
   if (code === GRPC_DEADLINE_EXCEEDED) return 'ambiguous';
   if (code === GRPC_RESOURCE_EXHAUSTED) return 'unsent';
   return 'final';
-}
-
-/** A member that did not answer at all (as opposed to one that answered with a refusal). */
-export function isUnreachable(err: unknown): boolean {
-  if (!(err instanceof Error) || err instanceof MemberAnsweredError) return false;
-  if (err.message.includes('etcdserver:')) return false;
-  const code = grpcCode(err);
-  return code === GRPC_UNAVAILABLE;
-}
-
-/** A live member's answer that the client library would take for the member's failure. */
-export function isMemberUnavailableAnswer(err: unknown): err is Error {
-  return err instanceof Error && err.message.includes('etcdserver:') && grpcCode(err) === GRPC_UNAVAILABLE;
 }
 
 /**

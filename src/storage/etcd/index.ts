@@ -1,5 +1,6 @@
-// The etcd backend: the Storage contract on etcd v3 through the etcd3 client, with raw gRPC
-// watch streams. May import storage/ shared helpers and machinery/ only.
+// The etcd backend: the Storage contract on etcd v3 through our own lean client (gRPC over
+// node:http2, hand-written codecs for the few etcd messages used). May import storage/ shared
+// helpers and machinery/ only.
 
 import { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
 

@@ -49,6 +49,9 @@ const failures = post.filter((o) => o.error !== undefined);
 const afterFirst = firstOk === undefined ? failures : failures.filter((o) => o.end > firstOk.end);
 const byMessage = new Map<string, number>();
 for (const f of afterFirst) byMessage.set(f.error!, (byMessage.get(f.error!) ?? 0) + 1);
+const beforeFirst = new Map<string, number>();
+for (const f of failures.filter((o) => !afterFirst.includes(o)))
+  beforeFirst.set(f.error!, (beforeFirst.get(f.error!) ?? 0) + 1);
 const slowest = post.reduce((m, o) => Math.max(m, o.end - o.start), 0);
 // Per second after the kill: writes that ended in it, and how many of them failed.
 const timeline: string[] = [];
@@ -71,6 +74,7 @@ console.log(
           ? null
           : [Math.round(afterFirst[0]!.end - killedAt), Math.round(afterFirst.at(-1)!.end - killedAt)],
       failureMessages: Object.fromEntries(byMessage),
+      failureMessagesBeforeFirstSuccess: Object.fromEntries(beforeFirst),
       slowestWriteMs: Math.round(slowest),
       timeline,
     },
