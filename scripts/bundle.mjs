@@ -19,8 +19,10 @@ for (const target of Object.values(pkg.bin ?? {})) {
   entryPoints[match[1]] = `src/cmd/${match[1]}.ts`;
 }
 // A worker thread starts from a file of its own, so each worker's module is an entry beside the
-// programs (sharing their chunks); the code that starts it looks for it there (codec/yaml-offload.ts).
+// programs (sharing their chunks); the code that starts it looks for it there (codec/yaml-offload.ts,
+// storage/etcd/thread-transport.ts).
 entryPoints['yaml-worker'] = 'src/codec/yaml-worker.ts';
+entryPoints['etcd-io-thread'] = 'src/storage/etcd/io-thread.ts';
 
 const at = process.argv.indexOf('--outdir');
 const outdir = at === -1 ? 'dist/cmd' : process.argv[at + 1];
