@@ -1,16 +1,10 @@
-// The etcd client this backend talks through: etcd's KV, Watch and Maintenance calls over grpc.ts,
-// spread over the cluster's members in turn.
-//
-// Fault handling is deliberately thin; the storage layer decides what is retried (faults.ts,
-// EtcdStorage). A member counts as down only when it does not answer at all (connection refused or
-// lost), and only for a second: calls meanwhile go to the others without paying a connection
-// attempt each, and the first call after that second tries it again. What a live member answers,
-// refusals included ("etcdserver: request timed out"), passes through untouched and never marks it
-// down, nor drops the connection that its other calls and watches share. Nothing is retried here:
-// the etcd3 library's circuit breakers and blind retries once turned a leader's death into an
-// outage and a create into AlreadyExists for its own object.
+// The etcd client this backend talks through: etcd's KV, Watch and Maintenance calls, encoded
+// and decoded here (messages.ts) and carried by a transport: the cluster's members on this thread
+// (members.ts), or on a thread of their own (thread-transport.ts) so that HTTP/2 and gRPC framing
+// run beside the main thread rather than on it.
 
-import { Channel, GrpcError, type StreamCall, type StreamHandlers } from './grpc.ts';
+import type { StreamCall, StreamHandlers } from './grpc.ts';
+import { Members, type Transport } from './members.ts';
 import {
   decodeHeaderOnly,
   decodeRangeResponse,
@@ -28,75 +22,31 @@ import {
   type TxnRequest,
   type TxnResponse,
 } from './messages.ts';
+import { threadTransport } from './thread-transport.ts';
 
-/** How long a member that did not answer is skipped before it is tried again. */
-export const MEMBER_DOWN_MS = 1000;
+export { isUnreachable, MEMBER_DOWN_MS, MemberUnreachableError } from './members.ts';
 
-/** Raised while every member is known to be unreachable; nothing was sent. */
-export class MemberUnreachableError extends Error {
-  override name = 'MemberUnreachableError';
-  constructor(host: string) {
-    super(`etcd member ${host} is unreachable`);
-  }
-}
-
-/** A member that did not answer at all (as opposed to one that answered with a refusal). */
-export function isUnreachable(err: unknown): boolean {
-  return err instanceof GrpcError && err.code === 14 && !err.details.includes('etcdserver:');
-}
-
-class Member {
-  readonly channel: Channel;
-  downUntil = 0;
-
-  constructor(readonly url: string) {
-    this.channel = new Channel(url);
-  }
+export interface EtcdClientOptions {
+  /** Run the connections on an I/O thread of their own (default: on this thread). */
+  ioThread?: boolean;
 }
 
 const RANGE = '/etcdserverpb.KV/Range';
 const PUT = '/etcdserverpb.KV/Put';
 const TXN = '/etcdserverpb.KV/Txn';
 const COMPACT = '/etcdserverpb.KV/Compact';
-const WATCH = '/etcdserverpb.Watch/Watch';
 const STATUS = '/etcdserverpb.Maintenance/Status';
 
-/** `host:port` without a scheme means plain HTTP/2, as etcd's own clients take it. */
-function normalize(endpoint: string): string {
-  return /^[a-z]+:\/\//i.test(endpoint) ? endpoint : `http://${endpoint}`;
-}
-
 export class EtcdClient {
-  private readonly members: Member[];
-  private turn = 0;
+  private readonly transport: Transport;
 
-  constructor(endpoints: string[]) {
-    if (endpoints.length === 0) throw new Error('no etcd endpoints given');
-    this.members = endpoints.map((e) => new Member(normalize(e)));
+  constructor(endpoints: string[], opts: EtcdClientOptions = {}) {
+    this.transport =
+      (opts.ioThread === true ? threadTransport(endpoints) : undefined) ?? new Members(endpoints);
   }
 
-  /** The next member in turn that is not known to be down. */
-  private pick(): Member {
-    const now = performance.now();
-    const n = this.members.length;
-    for (let i = 0; i < n; i++) {
-      const m = this.members[(this.turn + i) % n];
-      if (now >= m.downUntil) {
-        this.turn = (this.turn + i + 1) % n;
-        return m;
-      }
-    }
-    throw new MemberUnreachableError(this.members[this.turn % n].url);
-  }
-
-  private async unary(path: string, framed: Buffer): Promise<Buffer> {
-    const m = this.pick();
-    try {
-      return await m.channel.unary(path, framed);
-    } catch (err) {
-      if (isUnreachable(err)) m.downUntil = performance.now() + MEMBER_DOWN_MS;
-      throw err;
-    }
+  private unary(path: string, framed: Buffer): Promise<Buffer> {
+    return this.transport.unary(path, framed);
   }
 
   async range(req: RangeRequest): Promise<RangeResponse> {
@@ -122,18 +72,10 @@ export class EtcdClient {
 
   /** A Watch stream on the next member; `handlers` hear its answers and its end. */
   watch(handlers: StreamHandlers): StreamCall {
-    const m = this.pick();
-    return m.channel.stream(WATCH, {
-      message: handlers.message,
-      end: handlers.end,
-      error: (err) => {
-        if (isUnreachable(err)) m.downUntil = performance.now() + MEMBER_DOWN_MS;
-        handlers.error(err);
-      },
-    });
+    return this.transport.watch(handlers);
   }
 
   close(): void {
-    for (const m of this.members) m.channel.close();
+    this.transport.close();
   }
 }

@@ -79,10 +79,18 @@ export interface EtcdStorageOptions {
    * one replica compacts per interval however many share the etcd). 0 or absent: never.
    */
   compactionIntervalMs?: number;
+  /**
+   * Run etcd's connections (HTTP/2, gRPC framing) on an I/O thread of their own, leaving this
+   * thread the encoding and decoding of etcd's messages (thread-transport.ts). Default: off.
+   */
+  ioThread?: boolean;
 }
 
 /** A write transaction's outcome: applied at `revision`, or its compare failed (with the failure reads). */
 type Committed = { succeeded: true; revision: Revision } | { succeeded: false; res: TxnResponse };
+
+/** Whether etcd's connections run on an I/O thread when the options do not say. */
+const IO_THREAD_DEFAULT = false;
 
 /** Keys read per range request; values may be large, so the gRPC receive limit is lifted too. */
 const RANGE_CHUNK = 500;
@@ -112,7 +120,7 @@ export class EtcdStorage implements Storage {
   constructor(opts: EtcdStorageOptions) {
     this.prefix = opts.prefix ?? '/registry';
     this.retryBudgetMs = opts.retryBudgetMs ?? 15_000;
-    this.client = new EtcdClient(opts.endpoints);
+    this.client = new EtcdClient(opts.endpoints, { ioThread: opts.ioThread ?? IO_THREAD_DEFAULT });
     this.terms = new TermWatch(() => this.client.status());
     const intervalMs = opts.compactionIntervalMs ?? 0;
     if (intervalMs > 0) {

@@ -38,6 +38,32 @@ runStorageConformance('etcd', {
   },
 });
 
+// The same promises with etcd's connections on their own I/O thread.
+let threaded: EtcdServer;
+runStorageConformance('etcd through the I/O thread', {
+  async setup() {
+    threaded = await startEtcd({ progressNotifyIntervalMs: 300 });
+  },
+  async teardown() {
+    await threaded.stop();
+  },
+  open: async () => {
+    const prefix = `/threaded-${n++}`;
+    const store = await openEtcdStorage({ endpoints: [threaded.endpoint], prefix, ioThread: true });
+    prefixes.set(store, prefix);
+    return store;
+  },
+  progressNotifyWithinMs: 1000,
+  async corrupt(store, key) {
+    const client = new EtcdClient([threaded.endpoint]);
+    await client.put({
+      key: Buffer.from(`${prefixes.get(store)}${key}`),
+      value: Buffer.from([0xff, 0x00, 0x7b]),
+    });
+    client.close();
+  },
+});
+
 // The watch cache hands etcd its copy of an object to update from: every conformance promise about
 // updates must hold when that copy is stale.
 let cachedServer: EtcdServer;

@@ -6,7 +6,7 @@
 // have been applied. So this module sorts errors for EtcdStorage, which retries reads and judges
 // writes itself; the client (client.ts) retries nothing.
 
-import { MemberUnreachableError } from './client.ts';
+import { MemberUnreachableError } from './members.ts';
 
 /**
  * - `unsent`: etcd certainly did not apply the request (it never reached a member, or the member
