@@ -2,9 +2,12 @@
 // suite and not a bench/run.ts scenario, because it needs a kube-apiserver binary
 // (build-kube-apiserver.sh) and starts every server at once on a shared etcd.
 //
-//   npx tsx bench/kube/compare.ts [--ours LABEL=PROGRAM]… [--kube BIN] [--rounds N]
-//       [--scenarios create,update,patch,get] [--node-args="--perf-prof"] [--quick] [--out FILE]
+//   npx tsx bench/kube/compare.ts [--ours LABEL=PROGRAM]… [--replicas LABEL=N]… [--kube BIN]
+//       [--rounds N] [--scenarios create,update,patch,get] [--node-args="--perf-prof"] [--quick]
+//       [--out FILE]
 //
+// `--replicas LABEL=N` runs that build as N processes on the same etcd prefix (replicas, as several
+// API servers share one etcd), each load thread driving one of them; its CPU is theirs summed.
 // PROGRAM is a bundle of our server (node scripts/bundle.mjs --outdir dist/NAME gives
 // dist/NAME/plat-apiserver.js), so that builds before and after a change run side by side. Each
 // round runs every scenario on every server, in an order that rotates from round to round, so the
@@ -32,6 +35,7 @@ type ScenarioName = 'create' | 'update' | 'patch' | 'get';
 const { values } = parseArgs({
   options: {
     ours: { type: 'string', multiple: true },
+    replicas: { type: 'string', multiple: true },
     kube: { type: 'string' },
     rounds: { type: 'string' },
     scenarios: { type: 'string' },
@@ -48,9 +52,15 @@ const sizes = quick
   ? { creates: 200, updateRounds: 2, patches: 200, gets: 400, getObjects: 100 }
   : { creates: 6000, updateRounds: 60, patches: 6000, gets: 20000, getObjects: 1000 };
 
+/** A server under test: one process, or several replicas sharing its etcd prefix. */
+interface Server {
+  label: string;
+  members: Running[];
+}
+
 /** What a server keeps between rounds: the objects its update, patch and get loads use. */
 interface Prepared {
-  server: Running;
+  server: Server;
   update: [string, string][];
   patch: [string, string][];
   get: [string, string][];
@@ -58,12 +68,15 @@ interface Prepared {
 
 const threads = new LoadThreads();
 
-async function run(e: Running, jobs: Job[]): Promise<JobResult> {
-  return merge(await Promise.all(jobs.map((j) => threads.run(e.endpoint, 'http1', j))));
+/** The jobs at once, job i against member i modulo the members. */
+async function run(s: Server, jobs: Job[]): Promise<JobResult> {
+  return merge(
+    await Promise.all(jobs.map((j, i) => threads.run(s.members[i % s.members.length].endpoint, 'http1', j))),
+  );
 }
 
-async function populate(s: Running, name: string, count: number): Promise<[string, string][]> {
-  const ns = await freshNamespace(s.endpoint, 'http1', name);
+async function populate(s: Server, name: string, count: number): Promise<[string, string][]> {
+  const ns = await freshNamespace(s.members[0].endpoint, 'http1', name);
   const r = await run(
     s,
     shares(count, WORKERS).map((n, w) => ({
@@ -85,7 +98,7 @@ async function jobsFor(p: Prepared, scenario: ScenarioName, round: number): Prom
   const half = (objects: [string, string][], w: number) => objects.filter((_, i) => i % WORKERS === w);
   switch (scenario) {
     case 'create': {
-      const ns = await freshNamespace(p.server.endpoint, 'http1', `create${round}`);
+      const ns = await freshNamespace(p.server.members[0].endpoint, 'http1', `create${round}`);
       return shares(sizes.creates, WORKERS).map((n, w) => ({
         kind: 'create',
         namespaces: [ns],
@@ -120,6 +133,13 @@ async function jobsFor(p: Prepared, scenario: ScenarioName, round: number): Prom
   }
 }
 
+/** CPU seconds of a process's main thread (its thread id is the process id). */
+function mainThreadSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Busy and total jiffies of the whole machine, from /proc/stat. */
 function machineTicks(): { busy: number; total: number } {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -131,6 +151,8 @@ function machineTicks(): { busy: number; total: number } {
 interface Sample {
   perSecond: number;
   cpuMsPerOp: number;
+  /** Of the server's CPU, its main threads' (the rest: helper threads, the etcd I/O thread). */
+  mainCpuMsPerOp: number;
   etcdCpuMsPerOp: number;
   /** Cores' worth of CPU the machine spent on work not in this comparison during the run. */
   others: number;
@@ -141,14 +163,17 @@ interface Sample {
 
 async function measure(p: Prepared, etcdPid: number, scenario: ScenarioName, round: number): Promise<Sample> {
   const jobs = await jobsFor(p, scenario, round);
-  const pids = [p.server.pid, etcdPid];
+  const pids = [...p.server.members.map((m) => m.pid), etcdPid];
   const cpu0 = pids.map(cpuSeconds);
+  const main0 = p.server.members.map((m) => mainThreadSeconds(m.pid));
   const self0 = process.cpuUsage();
   const m0 = machineTicks();
   const r = await run(p.server, jobs);
   const m1 = machineTicks();
   const self = process.cpuUsage(self0);
-  const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpu0[i]);
+  const used = pids.map((pid, i) => cpuSeconds(pid) - cpu0[i]);
+  const main = p.server.members.reduce((a, m, i) => a + mainThreadSeconds(m.pid) - main0[i], 0);
+  const cpu = [used.slice(0, -1).reduce((a, b) => a + b, 0), used[used.length - 1]];
   const seconds = r.elapsedMs / 1000;
   // Jiffies are 1/100 s; the machine's figure counts every process, this harness's workers included.
   const busySeconds = (m1.busy - m0.busy) / 100;
@@ -156,6 +181,7 @@ async function measure(p: Prepared, etcdPid: number, scenario: ScenarioName, rou
   return {
     perSecond: r.ok / seconds,
     cpuMsPerOp: (cpu[0] * 1000) / Math.max(1, r.ok),
+    mainCpuMsPerOp: (main * 1000) / Math.max(1, r.ok),
     etcdCpuMsPerOp: (cpu[1] * 1000) / Math.max(1, r.ok),
     others: Math.max(0, busySeconds - ours) / seconds,
     p50: percentile(r.latencies, 50),
@@ -166,19 +192,29 @@ async function measure(p: Prepared, etcdPid: number, scenario: ScenarioName, rou
 
 async function main(): Promise<void> {
   const etcd = await sharedEtcd();
-  const servers: Running[] = [];
+  const servers: Server[] = [];
+  const replicas = new Map(
+    (values.replicas ?? []).map((r) => [r.slice(0, r.indexOf('=')), Number(r.slice(r.indexOf('=') + 1))]),
+  );
   const log = (m: string) => console.error(`[compare] ${m}`);
   try {
     let n = 0;
     for (const spec of values.ours ?? []) {
       const at = spec.indexOf('=');
       const [label, program] = at < 0 ? [`ours ${n}`, spec] : [spec.slice(0, at), spec.slice(at + 1)];
-      servers.push(await startOurs(label, program, etcd.endpoint, `/ours-${n++}`, nodeArgs));
-      log(`${label} (pid ${servers.at(-1)?.pid}) ready`);
+      const members: Running[] = [];
+      const prefix = `/ours-${n++}`;
+      // Listed before its processes start, so that a failed start still stops those already up.
+      servers.push({ label, members });
+      for (let i = 0; i < (replicas.get(label) ?? 1); i++) {
+        members.push(await startOurs(label, program, etcd.endpoint, prefix, nodeArgs));
+        log(`${label} (pid ${members[i].pid}) ready`);
+      }
     }
     if (values.kube !== undefined) {
-      servers.push(await startKube(values.kube, etcd.endpoint));
-      log(`kube-apiserver (pid ${servers.at(-1)?.pid}) ready`);
+      const kube = await startKube(values.kube, etcd.endpoint);
+      servers.push({ label: kube.label, members: [kube] });
+      log(`kube-apiserver (pid ${kube.pid}) ready`);
     }
     const prepared: Prepared[] = [];
     for (const s of servers) {
@@ -212,12 +248,12 @@ async function main(): Promise<void> {
     if (values.out !== undefined) writeFileSync(values.out, `${markdown}\n${JSON.stringify([...samples])}\n`);
   } finally {
     await threads.close();
-    for (const s of servers) await s.stop();
+    for (const s of servers) for (const m of s.members) await m.stop();
     await etcd.stop();
   }
 }
 
-function report(servers: Running[], samples: Map<string, Sample[]>, load: string[]): string {
+function report(servers: Server[], samples: Map<string, Sample[]>, load: string[]): string {
   const kube = servers.find((s) => s.label === 'kube-apiserver');
   const rows: string[][] = [];
   for (const sc of scenarios) {
@@ -232,6 +268,7 @@ function report(servers: Running[], samples: Map<string, Sample[]>, load: string
         formatSummary(summarize(xs.map((x) => x.perSecond))),
         ratio === undefined ? '' : formatSummary(ratio, '×', 2),
         formatSummary(summarize(xs.map((x) => x.cpuMsPerOp)), ' ms', 3),
+        formatSummary(summarize(xs.map((x) => x.mainCpuMsPerOp)), ' ms', 3),
         formatSummary(summarize(xs.map((x) => x.etcdCpuMsPerOp)), ' ms', 3),
         formatSummary(summarize(xs.map((x) => x.p50)), ' ms'),
         formatSummary(summarize(xs.map((x) => x.p99)), ' ms'),
@@ -247,6 +284,7 @@ function report(servers: Running[], samples: Map<string, Sample[]>, load: string
       'ops/s',
       'vs kube',
       'server CPU/op',
+      'main thread',
       'etcd CPU/op',
       'p50',
       'p99',
@@ -254,7 +292,7 @@ function report(servers: Running[], samples: Map<string, Sample[]>, load: string
       'failed',
     ],
     rows,
-    align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   });
   const what = `64 clients (2 load threads × 32, HTTP/1.1 keep-alive, nice 10), 1 KiB ConfigMaps: ${sizes.creates} creates, 64 objects × ${sizes.updateRounds} PUTs, ${sizes.patches} merge patches over 256 objects, ${sizes.gets} gets over ${sizes.getObjects} objects per run; ${rounds} interleaved rounds after one uncounted run each. Load average at each round's start: ${load.join('; ')}.`;
   return `${table}\n\n${what}\n`;
