@@ -81,7 +81,8 @@ export interface EtcdStorageOptions {
   compactionIntervalMs?: number;
   /**
    * Run etcd's connections (HTTP/2, gRPC framing) on an I/O thread of their own, leaving this
-   * thread the encoding and decoding of etcd's messages (thread-transport.ts). Default: off.
+   * thread the encoding and decoding of etcd's messages (thread-transport.ts). Default: on; the
+   * thread took about a quarter of the main thread's CPU per write (bench/REPORT.md, issue 33).
    */
   ioThread?: boolean;
 }
@@ -90,7 +91,7 @@ export interface EtcdStorageOptions {
 type Committed = { succeeded: true; revision: Revision } | { succeeded: false; res: TxnResponse };
 
 /** Whether etcd's connections run on an I/O thread when the options do not say. */
-const IO_THREAD_DEFAULT = false;
+const IO_THREAD_DEFAULT = true;
 
 /** Keys read per range request; values may be large, so the gRPC receive limit is lifted too. */
 const RANGE_CHUNK = 500;
