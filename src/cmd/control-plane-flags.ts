@@ -5,9 +5,10 @@
 // process the manager connects over loopback with its own certificate.
 
 import { controllerManagerFlags } from '../controllers/manager/config/index.ts';
+import { controllerManagerNames } from '../naming/index.ts';
 import { type NamingProfile, namingProfile, type ProfileName } from '../naming/profile.ts';
 import { apiserverFlagSpecs, serverOptionsFrom } from './apiserver-flags.ts';
-import type { ControlPlaneOptions } from './control-plane.ts';
+import { type ControlPlaneOptions, LOOPBACK_QPS } from './control-plane.ts';
 import {
   controllerManagerConfig,
   controllerManagerProgramFlags,
@@ -52,9 +53,14 @@ export function parseControlPlaneFlags(argv: readonly string[], name: string): C
     PREFIX,
   );
   const { profile: _p, ...controllerManager } = manager;
-  // Each controller as its own account unless the command line or a configuration file says.
-  if (!given.has('use-service-account-credentials') && values[`${PREFIX}config`] === undefined) {
+  // Each controller as its own account, and no client-side rate limit (startControlPlane's
+  // defaults), unless the command line or a configuration file says otherwise.
+  const fromFile = values[`${PREFIX}config`] !== undefined;
+  if (!given.has('use-service-account-credentials') && !fromFile) {
     controllerManager.useServiceAccountCredentials = undefined;
+  }
+  if (!given.has(controllerManagerNames(profile).flags.apiQps) && !fromFile && controllerManager.config) {
+    controllerManager.config.Generic.ClientConnection.qps = LOOPBACK_QPS;
   }
   return { server, controllerManager };
 }

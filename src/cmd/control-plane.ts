@@ -6,6 +6,7 @@
 
 import { restOptionsFromPlatconfig } from '../client/config.ts';
 import { StaticCredentialSource } from '../client/credentials.ts';
+import { defaultPlatControllerManagerConfiguration } from '../controllers/manager/config/defaults.ts';
 import type {
   ControllerManagerHandle,
   ControllerManagerOptions,
@@ -20,7 +21,7 @@ export interface ControlPlaneOptions {
   server: ServerOptions;
   /**
    * The manager's options; its connection is made here. useServiceAccountCredentials defaults to
-   * true.
+   * true, and without a configuration the client's rate limit is off (LOOPBACK_QPS).
    */
   controllerManager?: Omit<ControllerManagerOptions, 'platconfig' | 'connection' | 'master' | 'profile'>;
 }
@@ -35,6 +36,13 @@ export interface ControlPlaneHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * The manager's client-side rate limit in one process: none (a negative qps). Upstream's 20 per
+ * second protects a shared API server from a remote manager; over loopback in one process the
+ * server's own in-flight limits do that, and 10,000 dependents to collect would take 500 s.
+ */
+export const LOOPBACK_QPS = -1;
+
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlaneHandle> {
   const profile = namingProfile(options.server.naming ?? 'spec');
   const server = await startServer(options.server);
@@ -48,6 +56,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       // One process needs no secure port of its own unless asked for one.
       securePort: 'none',
       ...options.controllerManager,
+      config:
+        options.controllerManager?.config ??
+        defaultPlatControllerManagerConfiguration(
+          { Generic: { ClientConnection: { qps: LOOPBACK_QPS } } },
+          profile,
+        ),
       // As kubeadm runs upstream's: the manager's own role only creates accounts and tokens, and
       // each controller works under its own system:controller:* role.
       useServiceAccountCredentials: options.controllerManager?.useServiceAccountCredentials ?? true,

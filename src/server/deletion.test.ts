@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { componentName, namingProfile } from '../naming/index.ts';
-import { type Caller, startTestApiServer, type TestApiServer } from './testing/index.ts';
+import { type Caller, startTestControlPlane, type TestApiServer } from './testing/index.ts';
 
 const SPEC = namingProfile('spec');
 
@@ -53,7 +53,7 @@ describe('deletion propagation', () => {
   let t: TestApiServer;
   let h: ReturnType<typeof helpers>;
   before(async () => {
-    t = await startTestApiServer();
+    t = await startTestControlPlane();
     h = helpers(t.call, 'default');
   });
   after(() => t.stop());
@@ -142,7 +142,7 @@ describe('deletion propagation', () => {
 describe('namespace deletion', () => {
   let t: TestApiServer;
   before(async () => {
-    t = await startTestApiServer();
+    t = await startTestControlPlane();
   });
   after(() => t.stop());
 

@@ -10,8 +10,6 @@ import type { WatchBudget, WatchBudgetLimits } from './handlers/watch-budget.ts'
 export interface ServerOptions {
   /** Embedded store and generated credentials live here. */
   dataDir: string;
-  /** Run the garbage collector and the namespace deleter in this process (default true). */
-  controllers?: boolean;
   /** Serve watches and lists from the in-memory watch cache (`--watch-cache`, default true). */
   watchCache?: boolean;
   /**
@@ -80,7 +78,6 @@ export const DEFAULTS = {
   naming: 'spec',
   requestTimeoutMs: 60_000,
   shutdownGraceMs: 60_000,
-  controllers: true,
   watchCache: true,
   compactionIntervalMs: 5 * 60_000,
   minRequestTimeoutSeconds: 1800,

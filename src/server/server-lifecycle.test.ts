@@ -105,8 +105,8 @@ describe('server lifecycle and options', () => {
   });
 
   it('a deleted namespace is Terminating, refuses new content, and finalize lets it go', async () => {
-    // Without the namespace deleter, so the namespace waits for the manual finalize.
-    await withServer({ controllers: false }, async (s, dir) => {
+    // The API server alone runs no namespace controller, so the namespace waits for the manual finalize.
+    await withServer({}, async (s, dir) => {
       const created = await call(s, dir, {
         method: 'POST',
         path: '/api/v1/namespaces',

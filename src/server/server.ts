@@ -22,9 +22,7 @@ import { rbacEscalationCheck } from '../auth/authz/rbac/escalation.ts';
 import type { Authorizer } from '../auth/authz/types.ts';
 import { isRuleResolver } from '../auth/authz/union.ts';
 import { renderClientConfig } from '../client/client-config.ts';
-import { ClusterRoleAggregation, GarbageCollector, NamespaceDeleter } from '../controllers/index.ts';
 import { tooManyRequests } from '../machinery/status.ts';
-import { namespaceFinalizer } from '../naming/finalizers.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import { CachedStorage } from '../storage/cacher/index.ts';
 import type { Storage } from '../storage/interface.ts';
@@ -386,28 +384,6 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     )
     .then(() => rbacCaughtUp(rbacHandle, served, profile).catch(() => undefined));
 
-  const logError = (message: string) => process.stderr.write(`${message}\n`);
-  // The collector and the namespace deleter run here until the controller manager takes them over;
-  // their writes are recorded under its name, as upstream's are.
-  const controllerManager = componentName(profile, 'controller-manager');
-  const controllers =
-    (options.controllers ?? DEFAULTS.controllers)
-      ? [
-          new GarbageCollector(served.stored, logError, controllerManager),
-          new ClusterRoleAggregation(served.stored, { group: rbacGroupName, log: logError }),
-          new NamespaceDeleter(served.stored, {
-            finalizer: namespaceFinalizer(profile),
-            log: logError,
-            manager: controllerManager,
-          }),
-        ]
-      : [];
-  const controllersStarted = ready.then(() =>
-    Promise.all(controllers.map((c) => c.start())).catch((err: Error) =>
-      logError(`controllers: ${err.message}`),
-    ),
-  );
-
   const adminConfig = renderClientConfig({
     clusterName: componentName(profile, 'apiserver'),
     server: url,
@@ -436,8 +412,6 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         closing.abort();
         await listener.close(options.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs);
         await ready;
-        await controllersStarted;
-        for (const c of controllers) c.stop();
         authentication.close();
         authorization.close();
         rbacHandle.stop();

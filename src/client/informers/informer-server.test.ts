@@ -23,7 +23,7 @@ for (const watchList of [true, false]) {
     let t: TestApiServer;
     let client: RestClient;
     before(async () => {
-      t = await startTestApiServer({ controllers: false, featureGates: { WatchList: watchList } });
+      t = await startTestApiServer({ featureGates: { WatchList: watchList } });
       client = new RestClient(restOptionsFromPlatconfig(t.server.adminConfigPath));
     });
     after(async () => {

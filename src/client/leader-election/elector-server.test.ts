@@ -19,7 +19,7 @@ describe('leader election against a server', () => {
   let t: TestApiServer;
   const clients: RestClient[] = [];
   before(async () => {
-    t = await startTestApiServer({ controllers: false });
+    t = await startTestApiServer();
   });
   after(async () => {
     for (const c of clients) c.close();

@@ -1,8 +1,7 @@
 // The clusterrole-aggregation controller (upstream `clusterrole-aggregation-controller`, alias
 // `clusterrole-aggregation`): aggregated ClusterRoles (admin, edit, view and any with an
 // aggregationRule) hold the union of the rules of the ClusterRoles their selectors match. Uses
-// client/ only. The in-server copy (in-server-aggregation.ts) runs inside the API server until it
-// moves to the controller manager.
+// client/ only.
 
 import { groupName } from '../../naming/index.ts';
 import type { ControllerDescriptor } from '../controller.ts';
@@ -10,11 +9,6 @@ import { namingOf, runController } from '../controller-support.ts';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller.ts';
 
 export * from './clusterrole-aggregation-controller.ts';
-export {
-  AGGREGATION_MANAGER,
-  ClusterRoleAggregation,
-  type ClusterRoleAggregationOptions,
-} from './in-server-aggregation.ts';
 
 export const clusterRoleAggregationControllerDescriptor: ControllerDescriptor = {
   name: 'clusterrole-aggregation-controller',

@@ -35,7 +35,7 @@ describe('clusterrole-aggregation controller on a server', () => {
   let roles: ResourceClient;
 
   before(async () => {
-    t = await startTestApiServer({ controllers: false });
+    t = await startTestApiServer();
     client = new RestClient({ ...restOptionsFromPlatconfig(t.server.adminConfigPath), qps: -1 });
     informers = new SharedInformerFactory(client);
     roles = client.resource({ group: G, version: 'v1', resource: 'clusterroles' });

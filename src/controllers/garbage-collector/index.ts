@@ -1,8 +1,6 @@
 // The garbage collector (upstream `garbage-collector-controller`, alias `garbagecollector`): deletes
 // objects whose owners are gone and carries out Orphan and Foreground deletion of owners, from a
-// graph fed by metadata-only watches of every deletable resource. Uses client/ only. The
-// in-server copy (in-server-garbage-collector.ts) runs inside the API server until it moves to
-// the controller manager.
+// graph fed by metadata-only watches of every deletable resource. Uses client/ only.
 
 import { componentName } from '../../naming/index.ts';
 import type { ControllerDescriptor } from '../controller.ts';
@@ -17,7 +15,6 @@ export * from './attempt-to-delete.ts';
 export * from './garbage-collector.ts';
 export * from './graph.ts';
 export * from './graph-builder.ts';
-export * from './in-server-garbage-collector.ts';
 export * from './metadata-client.ts';
 export * from './monitors.ts';
 export * from './operations.ts';

@@ -53,7 +53,7 @@ describe('garbage collector on a server', () => {
   });
 
   before(async () => {
-    t = await startTestApiServer({ controllers: false });
+    t = await startTestApiServer();
     client = new RestClient({ ...restOptionsFromPlatconfig(t.server.adminConfigPath), qps: -1 });
     cms = client.resource(CM, 'default');
     gc = await garbageCollectorControllerDescriptor.start({

@@ -2,8 +2,11 @@
 // (controllers-flag.ts knows every upstream name, including controllers not built yet).
 
 import { bootstrapSignerDescriptor } from '../bootstrap-signer/index.ts';
+import { clusterRoleAggregationControllerDescriptor } from '../clusterrole-aggregation/index.ts';
 import type { ControllerDescriptor } from '../controller.ts';
+import { garbageCollectorControllerDescriptor } from '../garbage-collector/index.ts';
 import { legacyServiceAccountTokenCleanerDescriptor } from '../legacy-serviceaccount-token-cleaner/index.ts';
+import { namespaceControllerDescriptor } from '../namespace/index.ts';
 import { rootCACertPublisherDescriptor } from '../root-ca-cert-publisher/index.ts';
 import { serviceAccountControllerDescriptor } from '../serviceaccount/index.ts';
 import { serviceAccountTokenControllerDescriptor } from '../serviceaccount-token/index.ts';
@@ -12,6 +15,9 @@ import { tokenCleanerDescriptor } from '../token-cleaner/index.ts';
 export function allControllerDescriptors(): ControllerDescriptor[] {
   return [
     serviceAccountTokenControllerDescriptor,
+    namespaceControllerDescriptor,
+    garbageCollectorControllerDescriptor,
+    clusterRoleAggregationControllerDescriptor,
     serviceAccountControllerDescriptor,
     rootCACertPublisherDescriptor,
     bootstrapSignerDescriptor,

@@ -1,7 +1,6 @@
 // The namespace controller (upstream `namespace-controller`, alias `namespace`): empties a
 // terminating namespace of every namespaced resource discovery reports, keeps its deletion
-// conditions, then releases its finalizer. Uses client/ only. The in-server copy
-// (in-server-namespace-deleter.ts) runs inside the API server until it moves to the controller manager.
+// conditions, then releases its finalizer. Uses client/ only.
 
 import { componentName, namespaceFinalizer } from '../../naming/index.ts';
 import type { ControllerDescriptor } from '../controller.ts';
@@ -18,7 +17,6 @@ import { NamespaceController } from './namespace-controller.ts';
 import { NamespacedResourcesDeleter } from './namespaced-resources-deleter.ts';
 
 export * from './conditions.ts';
-export * from './in-server-namespace-deleter.ts';
 export * from './namespace-controller.ts';
 export * from './namespaced-resources-deleter.ts';
 

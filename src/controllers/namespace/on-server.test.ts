@@ -30,7 +30,7 @@ describe('namespace controller on a server', () => {
   let namespaces: ResourceClient;
 
   before(async () => {
-    t = await startTestApiServer({ controllers: false });
+    t = await startTestApiServer();
     client = new RestClient({ ...restOptionsFromPlatconfig(t.server.adminConfigPath), qps: -1 });
     informers = new SharedInformerFactory(client);
     namespaces = client.resource(core('namespaces'));

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../machinery/object.ts';
 import { waitFor, waitUntil } from '../../server/testing/wait-for.ts';
 import { NAMESPACES, SERVICE_ACCOUNTS } from '../controller-support.ts';
+import { namespaceControllerDescriptor } from '../namespace/index.ts';
 import { type ControllerHarness, startControllerHarness } from '../testing/index.ts';
 import { ServiceAccountsController, serviceAccountControllerDescriptor } from './index.ts';
 
@@ -23,6 +24,8 @@ describe('serviceaccount controller', () => {
   before(async () => {
     h = await startControllerHarness();
     await h.start(serviceAccountControllerDescriptor);
+    // A deleted namespace is emptied by the namespace controller, as in the manager.
+    await h.start(namespaceControllerDescriptor);
   });
   after(async () => h?.stop());
 
@@ -75,7 +78,7 @@ describe('serviceaccount controller', () => {
         (nsInformer.lister.get('going')?.status as { phase?: string } | undefined)?.phase === 'Terminating',
       'going seen as Terminating',
     );
-    // The namespace deleter empties it; the account stays gone.
+    // The namespace controller empties it; the account stays gone.
     await waitUntil(async () => (await exists(h, 'going', 'default')) === undefined, 'going emptied');
     const c = new ServiceAccountsController({
       client: h.client,

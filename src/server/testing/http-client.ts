@@ -90,6 +90,35 @@ export async function startTestApiServer(over: Partial<ServerOptions> = {}): Pro
   };
 }
 
+/**
+ * As startTestApiServer, with the controller manager beside it as plat-control-plane runs it (the
+ * garbage collector, the namespace controller, the default ServiceAccounts, role aggregation, ...).
+ */
+export async function startTestControlPlane(over: Partial<ServerOptions> = {}): Promise<TestApiServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-'));
+  // Loaded only here: a test of the API server alone never loads the controllers.
+  const { startControlPlane } = await import('../../cmd/control-plane.ts');
+  const plane = await startControlPlane({
+    server: { dataDir: dir, securePort: 0, ...over },
+    controllerManager: {
+      log: {
+        info: () => undefined,
+        error: (m, f) => process.stderr.write(`controller-manager: ${m} ${JSON.stringify(f ?? {})}\n`),
+      },
+    },
+  });
+  await plane.controllerManager.leading;
+  return {
+    server: plane.server,
+    dir,
+    call: client(plane.server, dir),
+    async stop() {
+      await plane.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** The Warning header texts of a reply, unquoted, in order. */
 export function warningsOf(r: Reply): string[] {
   const raw = r.headers.warning;

@@ -1,12 +1,13 @@
-// Starts a server in-process on a free loopback port with a fresh data directory, and runs stock
-// kubectl binaries against it with their own discovery cache.
+// Starts the control plane in-process on a free loopback port with a fresh data directory, and runs
+// stock kubectl binaries against it with their own discovery cache.
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startControlPlane } from '../../../src/cmd/control-plane.ts';
 import type { ServerOptions } from '../../../src/server/options.ts';
-import { type ServerHandle, startServer } from '../../../src/server/server.ts';
+import type { ServerHandle } from '../../../src/server/server.ts';
 import { waitUntil } from '../../../src/server/testing/wait-for.ts';
 
 export { waitFor, waitUntil } from '../../../src/server/testing/wait-for.ts';
@@ -25,15 +26,19 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** The control plane as users start it: the API server and the controller manager in one process. */
 export async function startTestServer(over: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-e2e-'));
-  const server = await startServer({ dataDir: dir, securePort: 0, ...over });
-  await server.ready;
+  const plane = await startControlPlane({
+    server: { dataDir: dir, securePort: 0, ...over },
+    controllerManager: { log: { info: () => undefined, error: () => undefined } },
+  });
+  await plane.controllerManager.leading;
   return {
-    server,
+    server: plane.server,
     dir,
     async stop() {
-      await server.stop();
+      await plane.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

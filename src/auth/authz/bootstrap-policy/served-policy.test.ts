@@ -28,7 +28,7 @@ describe('default RBAC policy on a server', () => {
   let call: Caller;
 
   const start = async () => {
-    const server = await startServer({ dataDir: dir, securePort: 0, controllers: false });
+    const server = await startServer({ dataDir: dir, securePort: 0 });
     await server.ready;
     stop = () => server.stop();
     call = client(server, dir);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { groupName, namingProfile } from '../../../naming/profile.ts';
 import type { Reply } from '../../../server/testing/http-client.ts';
-import { startTestApiServer, type TestApiServer } from '../../../server/testing/http-client.ts';
+import { startTestControlPlane, type TestApiServer } from '../../../server/testing/http-client.ts';
 
 const G = groupName(namingProfile('spec'), 'rbac.authorization');
 const bearer = (token: string) => ({ anonymous: true, headers: { authorization: `Bearer ${token}` } });
@@ -35,7 +35,8 @@ describe('RBAC mode on a server', () => {
     dir = mkdtempSync(join(tmpdir(), 'rbac-server-'));
     const tokens = join(dir, 'tokens.csv');
     writeFileSync(tokens, ['alice-token,alice,1', 'bob-token,bob,2'].join('\n'));
-    api = await startTestApiServer({ tokenAuthFile: tokens, authorizationModes: ['RBAC'] });
+    // With the controller manager: the aggregated roles are filled by its aggregation controller.
+    api = await startTestControlPlane({ tokenAuthFile: tokens, authorizationModes: ['RBAC'] });
   });
   after(async () => {
     await api?.stop();
