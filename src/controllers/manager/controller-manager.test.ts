@@ -4,7 +4,9 @@
 // controller its own identity.
 
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { clientFromPlatconfig } from '../../client/config.ts';
 import { StaticCredentialSource } from '../../client/credentials.ts';
@@ -242,6 +244,62 @@ describe('controller manager', () => {
         .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'cm-c' } });
       await waitUntil(() => errors.some((e) => /forbidden/i.test(e)), 'a forbidden write');
       assert.equal(await exists(admin, 'configmaps', 'cm-c', `${profile.componentPrefix}root-ca.crt`), false);
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('stops its controllers and reports it when another holder takes the lease', async () => {
+    let lost = false;
+    const m = await startControllerManager({
+      platconfig: api.server.adminConfigPath,
+      config: config(true),
+      securePort: 'none',
+      log: quiet,
+      onLeadershipLost: () => {
+        lost = true;
+      },
+    });
+    try {
+      await m.leading;
+      // Someone else writes the Lease as theirs, for a long time: this manager can no longer renew.
+      const leases = admin.resource(
+        { group: `coordination.${profile.groupDomain}`, version: 'v1', resource: 'leases' },
+        `${profile.componentPrefix}system`,
+      );
+      const lease = await leases.get(`${profile.componentPrefix}controller-manager`);
+      const spec = lease.spec as Record<string, unknown>;
+      await leases.update({
+        ...lease,
+        spec: { ...spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: spec.renewTime },
+      });
+      await waitUntil(() => lost, 'the lease to be lost');
+      assert.equal(m.isLeader(), false);
+      await waitUntil(() => m.running().length === 0, 'the controllers to stop');
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('keeps running while the API server is unreachable, and says so in /healthz', async () => {
+    const gone = await startTestApiServer();
+    const copy = join(api.dir, 'gone.platconfig');
+    writeFileSync(copy, readFileSync(gone.server.adminConfigPath));
+    await gone.stop();
+    const m = await startControllerManager({
+      platconfig: copy,
+      config: config(false),
+      securePort: 0,
+      log: quiet,
+    });
+    try {
+      const health = await waitFor(
+        () => get(m, '/healthz?verbose'),
+        (r) => r.status === 500,
+        'an unhealthy /healthz',
+      );
+      assert.match(health.body, /\[-\]apiserver failed: reason withheld/);
+      assert.match(health.body, /\[\+\]ping ok/);
     } finally {
       await m.stop();
     }

@@ -256,8 +256,28 @@ export async function startControllerManager(
     await startControllers(leaderSignal.signal);
   }
 
+  // Whether the API server answers, asked at most once a second however often /healthz is read:
+  // an unreachable or restarting server shows here while the informers and queues retry.
+  let reachable: { at: number; result: Promise<Error | undefined> } | undefined;
+  const apiserverCheck: HealthCheck = {
+    name: 'apiserver',
+    check: () => {
+      const now = Date.now();
+      if (reachable === undefined || now - reachable.at >= 1000) {
+        const result = root
+          .send({ method: 'GET', path: '/readyz', signal: AbortSignal.timeout(5000), accept: 'text/plain' })
+          .then(
+            (r) => (r.status === 200 ? undefined : new Error(`the API server's /readyz answered ${r.status}`)),
+            (err: Error) => new Error(`the API server cannot be reached: ${err.message}`),
+          );
+        reachable = { at: now, result };
+      }
+      return reachable.result;
+    },
+  };
+
   const checks = (): HealthCheck[] => {
-    const out: HealthCheck[] = [{ name: 'ping', check: () => undefined }];
+    const out: HealthCheck[] = [{ name: 'ping', check: () => undefined }, apiserverCheck];
     if (elector !== undefined) {
       const e = elector;
       // Upstream tolerates 20 seconds past the lease before calling the manager unhealthy.
