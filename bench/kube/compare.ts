@@ -268,7 +268,8 @@ function report(servers: Server[], samples: Map<string, Sample[]>, load: string[
         formatSummary(summarize(xs.map((x) => x.perSecond))),
         ratio === undefined ? '' : formatSummary(ratio, '×', 2),
         formatSummary(summarize(xs.map((x) => x.cpuMsPerOp)), ' ms', 3),
-        formatSummary(summarize(xs.map((x) => x.mainCpuMsPerOp)), ' ms', 3),
+        // A Go server's main thread says nothing: its work runs on every thread.
+        s === kube ? '' : formatSummary(summarize(xs.map((x) => x.mainCpuMsPerOp)), ' ms', 3),
         formatSummary(summarize(xs.map((x) => x.etcdCpuMsPerOp)), ' ms', 3),
         formatSummary(summarize(xs.map((x) => x.p50)), ' ms'),
         formatSummary(summarize(xs.map((x) => x.p99)), ' ms'),
