@@ -111,12 +111,27 @@ async function serviceAccountEndpoint(t: Target, protocol: Protocol, namespace: 
 }
 
 /**
- * Read access to the namespace for every bench user (their group and the service account), as an
- * operator grants it under RBAC (the default mode): a RoleBinding to the `view` ClusterRole, under
- * the upstream group name every compatible server serves.
+ * Read access to the namespace's ConfigMaps for every bench user (their group and the service
+ * account), as an operator grants it under RBAC (the default mode): a Role and a RoleBinding, under
+ * the upstream group name every compatible server serves. A Role of its own rather than the `view`
+ * ClusterRole: `view` is aggregated, and an API server without a controller manager (this bench's
+ * target, or kube-apiserver alone) leaves its rules empty.
  */
 async function grantView(t: Target, protocol: Protocol, namespace: string): Promise<void> {
   const rbac = 'rbac.authorization.k8s.io';
+  await adminRequest(
+    t,
+    protocol,
+    'POST',
+    `/apis/${rbac}/v1/namespaces/${namespace}/roles`,
+    {
+      apiVersion: `${rbac}/v1`,
+      kind: 'Role',
+      metadata: { name: 'bench-users-read' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }],
+    },
+    201,
+  );
   await adminRequest(
     t,
     protocol,
@@ -125,8 +140,8 @@ async function grantView(t: Target, protocol: Protocol, namespace: string): Prom
     {
       apiVersion: `${rbac}/v1`,
       kind: 'RoleBinding',
-      metadata: { name: 'bench-users-view' },
-      roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'view' },
+      metadata: { name: 'bench-users-read' },
+      roleRef: { apiGroup: rbac, kind: 'Role', name: 'bench-users-read' },
       subjects: [
         { kind: 'Group', apiGroup: rbac, name: BENCH_GROUP },
         { kind: 'ServiceAccount', name: SERVICE_ACCOUNT, namespace },
