@@ -7,7 +7,7 @@ import type { NamingProfile } from '../naming/profile.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import { groupVersionOf, type ResourceInfo } from '../registry/resource.ts';
-import type { Storage } from '../storage/interface.ts';
+import type { ReadAt, Storage } from '../storage/interface.ts';
 import { aliasKind } from './group-aliases.ts';
 
 export interface ServedResource {
@@ -129,14 +129,22 @@ export class ServedResources {
   async namespace(name: string): Promise<ApiObject | undefined> {
     const ns = this.lookup('', 'v1', 'namespaces');
     if (ns === undefined) return undefined;
-    try {
-      return await ns.store.get('', name);
-    } catch (err) {
-      if ((err as { code?: number }).code === 404) return undefined;
-      throw err;
+    // From the watch cache, as upstream's admission reads its namespace lister (on etcd a live read
+    // was a second etcd request per create); a miss is checked live, since a namespace created a
+    // moment ago may not have reached the cache yet.
+    for (const at of [CACHED, undefined]) {
+      try {
+        return await ns.store.get('', name, at);
+      } catch (err) {
+        if ((err as { code?: number }).code !== 404) throw err;
+      }
     }
+    return undefined;
   }
 }
+
+/** Any revision the watch cache holds (resourceVersion "0"). */
+const CACHED: ReadAt = { kind: 'notOlderThan', revision: 0 };
 
 function pathKey(group: string, version: string, resource: string): string {
   return `${group}/${version}/${resource}`;
