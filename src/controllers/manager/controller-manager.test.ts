@@ -82,6 +82,22 @@ describe('controller manager', () => {
     await api.stop();
   });
 
+  /** The manager's own user (system:<prefix>controller-manager), as plat-control-plane connects it. */
+  async function ownConnection() {
+    const own = await componentClientCertificate(
+      api.dir,
+      `system:${profile.componentPrefix}controller-manager`,
+    );
+    return {
+      server: api.server.url,
+      caPem: own.caPem,
+      credentials: new StaticCredentialSource({
+        clientCertificatePem: own.certPem,
+        clientKeyPem: own.keyPem,
+      }),
+    };
+  }
+
   it('runs the controllers and serves health to anyone, metrics only to those RBAC allows', async () => {
     const m = await startControllerManager({
       platconfig: api.server.adminConfigPath,
@@ -179,19 +195,8 @@ describe('controller manager', () => {
   it('runs each controller as its own service account with --use-service-account-credentials', async () => {
     // The manager authenticates as its own user, whose role lets it create accounts and tokens
     // but not write ConfigMaps everywhere: the CA publisher can only succeed as its own account.
-    const own = await componentClientCertificate(
-      api.dir,
-      `system:${profile.componentPrefix}controller-manager`,
-    );
     const m = await startControllerManager({
-      connection: {
-        server: api.server.url,
-        caPem: own.caPem,
-        credentials: new StaticCredentialSource({
-          clientCertificatePem: own.certPem,
-          clientKeyPem: own.keyPem,
-        }),
-      },
+      connection: await ownConnection(),
       config: config(false),
       useServiceAccountCredentials: true,
       securePort: 'none',
@@ -219,20 +224,9 @@ describe('controller manager', () => {
   });
 
   it("without service-account credentials, the manager's own user is not enough to publish CA bundles", async () => {
-    const own = await componentClientCertificate(
-      api.dir,
-      `system:${profile.componentPrefix}controller-manager`,
-    );
     const errors: string[] = [];
     const m = await startControllerManager({
-      connection: {
-        server: api.server.url,
-        caPem: own.caPem,
-        credentials: new StaticCredentialSource({
-          clientCertificatePem: own.certPem,
-          clientKeyPem: own.keyPem,
-        }),
-      },
+      connection: await ownConnection(),
       config: config(false),
       securePort: 'none',
       log: { info: () => undefined, error: (msg, f) => errors.push(`${msg} ${JSON.stringify(f)}`) },
