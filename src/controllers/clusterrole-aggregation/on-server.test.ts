@@ -1,20 +1,15 @@
-// The clusterrole-aggregation descriptor against a real in-process API server (started without its
-// in-server controllers) through the HTTP client and the shared informer: the default policy's
+// The clusterrole-aggregation descriptor against a real in-process API server through the HTTP client and the shared informer: the default policy's
 // aggregated roles (view, edit, admin) are filled, a newly labelled ClusterRole joins them, and the
 // rules are applied under the controller's field manager.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ResourceClient } from '../../client/api.ts';
-import { restOptionsFromPlatconfig } from '../../client/config.ts';
-import { SharedInformerFactory } from '../../client/informers/factory.ts';
-import { RestClient } from '../../client/rest-client.ts';
+import type { RestClient } from '../../client/rest-client.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { groupName, namingProfile } from '../../naming/index.ts';
-import { startTestApiServer, type TestApiServer } from '../../server/testing/index.ts';
 import { waitFor } from '../../server/testing/wait-for.ts';
-import type { RunningController } from '../controller.ts';
-import { MemoryLog } from '../garbage-collector/testing.ts';
+import { type ControllerHarness, startControllerHarness } from '../testing/index.ts';
 import { AGGREGATION_FIELD_MANAGER } from './clusterrole-aggregation-controller.ts';
 import { clusterRoleAggregationControllerDescriptor } from './index.ts';
 
@@ -27,35 +22,17 @@ const grants = (o: ApiObject, verb: string, resource: string) =>
   rulesOf(o).some((r) => r.verbs?.includes(verb) && r.resources?.includes(resource));
 
 describe('clusterrole-aggregation controller on a server', () => {
-  let t: TestApiServer;
+  let h: ControllerHarness;
   let client: RestClient;
-  let informers: SharedInformerFactory;
-  let controller: RunningController;
-  const stop = new AbortController();
   let roles: ResourceClient;
 
   before(async () => {
-    t = await startTestApiServer();
-    client = new RestClient({ ...restOptionsFromPlatconfig(t.server.adminConfigPath), qps: -1 });
-    informers = new SharedInformerFactory(client);
+    h = await startControllerHarness();
+    client = h.client;
     roles = client.resource({ group: G, version: 'v1', resource: 'clusterroles' });
-    controller = await clusterRoleAggregationControllerDescriptor.start({
-      client,
-      informers,
-      config: {},
-      naming: SPEC,
-      signal: stop.signal,
-      log: new MemoryLog(),
-    });
-    informers.start();
+    await h.start(clusterRoleAggregationControllerDescriptor);
   });
-  after(async () => {
-    stop.abort();
-    await controller?.stop();
-    informers?.stop();
-    client?.close();
-    await t?.stop();
-  });
+  after(() => h?.stop());
 
   it('fills the default aggregated roles and follows a newly labelled role, applying as its manager', async () => {
     const view = await waitFor(

@@ -1,20 +1,15 @@
-// The namespace controller's descriptor against a real in-process API server (started without its
-// in-server controllers) through the HTTP client, the shared namespaces informer and discovery: a
+// The namespace controller's descriptor against a real in-process API server through the HTTP client, the shared namespaces informer and discovery: a
 // namespace holding objects of several kinds and groups is emptied, reports (under the controller
 // manager's name) what still holds it, and goes once the last finalizer is removed.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ResourceClient } from '../../client/api.ts';
-import { restOptionsFromPlatconfig } from '../../client/config.ts';
-import { SharedInformerFactory } from '../../client/informers/factory.ts';
-import { RestClient } from '../../client/rest-client.ts';
+import type { RestClient } from '../../client/rest-client.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { componentName, groupName, namingProfile } from '../../naming/index.ts';
-import { startTestApiServer, type TestApiServer } from '../../server/testing/index.ts';
 import { waitFor, waitUntil } from '../../server/testing/wait-for.ts';
-import type { RunningController } from '../controller.ts';
-import { MemoryLog } from '../garbage-collector/testing.ts';
+import { type ControllerHarness, startControllerHarness } from '../testing/index.ts';
 import type { NamespaceCondition } from './conditions.ts';
 import { namespaceControllerDescriptor } from './index.ts';
 
@@ -22,35 +17,17 @@ const SPEC = namingProfile('spec');
 const core = (resource: string) => ({ group: '', version: 'v1', resource });
 
 describe('namespace controller on a server', () => {
-  let t: TestApiServer;
+  let h: ControllerHarness;
   let client: RestClient;
-  let informers: SharedInformerFactory;
-  let controller: RunningController;
-  const stop = new AbortController();
   let namespaces: ResourceClient;
 
   before(async () => {
-    t = await startTestApiServer();
-    client = new RestClient({ ...restOptionsFromPlatconfig(t.server.adminConfigPath), qps: -1 });
-    informers = new SharedInformerFactory(client);
+    h = await startControllerHarness();
+    client = h.client;
     namespaces = client.resource(core('namespaces'));
-    controller = await namespaceControllerDescriptor.start({
-      client,
-      informers,
-      config: {},
-      naming: SPEC,
-      signal: stop.signal,
-      log: new MemoryLog(),
-    });
-    informers.start();
+    await h.start(namespaceControllerDescriptor);
   });
-  after(async () => {
-    stop.abort();
-    await controller?.stop();
-    informers?.stop();
-    client?.close();
-    await t?.stop();
-  });
+  after(() => h?.stop());
 
   it('empties a namespace of several kinds, reports what holds it, and releases it when the last finalizer goes', async () => {
     const ns = 'doomed';

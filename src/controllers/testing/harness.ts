@@ -33,7 +33,8 @@ export interface ControllerHarness {
 export async function startControllerHarness(over: Partial<ServerOptions> = {}): Promise<ControllerHarness> {
   const api = await startTestApiServer(over);
   const opts = restOptionsFromPlatconfig(api.server.adminConfigPath);
-  const client = new RestClient(opts);
+  // No client-side rate limit: tests create objects in bursts.
+  const client = new RestClient({ ...opts, qps: -1 });
   const informers = new SharedInformerFactory(client);
   const abort = new AbortController();
   const running: RunningController[] = [];
