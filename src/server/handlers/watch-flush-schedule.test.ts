@@ -5,18 +5,42 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { waitUntil } from '../testing/wait-for.ts';
 import { FlushSchedule, type Scheduled } from './watch-flush-schedule.ts';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const turn = () => new Promise((r) => setImmediate(r));
 
+/**
+ * Numbers the event loop's turns while it runs: writes made in one slice of the schedule see the
+ * same number, and a slice that ended and went on after the loop polled sees a later one. Slices
+ * are told apart by this, not by timing, so a busy machine's delays cannot blur them.
+ */
+function loopTurns(): { current(): number; stop(): void } {
+  let n = 0;
+  let on = true;
+  const next = () => {
+    if (!on) return;
+    n++;
+    setImmediate(next);
+  };
+  setImmediate(next);
+  return { current: () => n, stop: () => void (on = false) };
+}
+
+interface Write {
+  name: string;
+  turn: number;
+}
+
 /** A stream that records when it wrote, and spins for `costMs` as if writing took that long. */
-function stream(name: string, log: string[], costMs = 0): Scheduled {
+function stream(name: string, log: string[], costMs = 0, writes?: Write[], turns?: () => number): Scheduled {
   return {
     due: 0,
     slot: -1,
     write() {
       log.push(name);
+      writes?.push({ name, turn: turns?.() ?? 0 });
       const until = performance.now() + costMs;
       while (performance.now() < until) {
         // busy, as a TLS write is
@@ -31,14 +55,13 @@ function stream(name: string, log: string[], costMs = 0): Scheduled {
  */
 async function sixCostlyWrites(s: FlushSchedule): Promise<{ first: number; log: string[] }> {
   const log: string[] = [];
+  const writes: Write[] = [];
+  const turns = loopTurns();
   const now = performance.now();
-  for (let i = 0; i < 6; i++) s.add(stream(`s${i}`, log, 2), now + i / 100);
-  // Queued after the schedule's first slice: it runs once that slice has returned to the loop.
-  let first = -1;
-  setImmediate(() => {
-    first = log.length;
-  });
-  await tick(40);
+  for (let i = 0; i < 6; i++) s.add(stream(`s${i}`, log, 2, writes, turns.current), now + i / 100);
+  await waitUntil(() => log.length === 6, 'all six writes');
+  turns.stop();
+  const first = writes.filter((w) => w.turn === writes[0].turn).length;
   return { first, log };
 }
 
@@ -50,7 +73,7 @@ describe('watch flush schedule', () => {
     const dues = [40, 10, 30, 0, 20, 50, 5, 45];
     for (const [i, d] of dues.entries()) s.add(stream(`s${d}`, log), now + d + i / 100);
     assert.equal(s.size, dues.length);
-    await tick(90);
+    await waitUntil(() => log.length === dues.length, 'every stream to write');
     assert.deepEqual(
       log,
       [...dues].sort((a, b) => a - b).map((d) => `s${d}`),
@@ -62,9 +85,10 @@ describe('watch flush schedule', () => {
     const s = new FlushSchedule();
     const log: string[] = [];
     s.add(stream('late', log), performance.now() + 40);
+    // A timer set for 40 ms cannot fire within 15 (it may only fire later on a busy machine).
     await tick(15);
     assert.deepEqual(log, []);
-    await tick(50);
+    await waitUntil(() => log.length > 0, 'the late stream to write');
     assert.deepEqual(log, ['late']);
   });
 
@@ -116,7 +140,7 @@ describe('watch flush schedule', () => {
     s.remove(b);
     assert.equal(b.slot, -1);
     s.add(a, now + 20);
-    await tick(40);
+    await waitUntil(() => s.size === 0, 'the schedule to empty');
     assert.deepEqual(log, ['c', 'a']);
   });
 });
