@@ -39,7 +39,12 @@ function setup() {
   const batcher = new WriteBatcher(db, stmts, keys, 0, (c) => published.push(c), sync);
   /** The key's newest state at the batcher's visible revision, as the storage reads it. */
   const visible = (key: string) => keys.state(key, batcher.currentRevision)?.revision;
-  return { db, batcher, sync, published, visible };
+  /** As the storage closes: the key index's pending flush (a timer) first, then the connection. */
+  const close = () => {
+    keys.flush();
+    db.close();
+  };
+  return { close, batcher, sync, published, visible };
 }
 
 /** Whether the promise has settled, after the turns of the event loop a batch takes. */
@@ -62,7 +67,7 @@ const create = (key: string) => ({ kind: 'create' as const, key, value: `{"k":"$
 
 describe('write batcher with off-thread syncing', () => {
   it('acknowledges, shows and publishes a batch only once its sync finished', async () => {
-    const { db, batcher, sync, published, visible } = setup();
+    const { close, batcher, sync, published, visible } = setup();
     const write = batcher.submit(create('/a'));
     assert.equal(storageWorkAwaited(), true, 'a commit is due: the loop is told');
     assert.equal(await settled(write), false);
@@ -82,11 +87,11 @@ describe('write batcher with off-thread syncing', () => {
       published.map((b) => b.map((c) => c.key)),
       [['/a']],
     );
-    db.close();
+    close();
   });
 
   it('writes made while a sync runs commit together after it, and a conflict waits for its sync', async () => {
-    const { db, batcher, sync, published } = setup();
+    const { close, batcher, sync, published } = setup();
     const first = batcher.submit(create('/a'));
     await settled(first);
     const second = batcher.submit({ kind: 'update', key: '/a', value: '{"k":"a2"}', expect: 1 });
@@ -107,11 +112,11 @@ describe('write batcher with off-thread syncing', () => {
       published.map((b) => b.map((c) => c.revision)),
       [[1], [2]],
     );
-    db.close();
+    close();
   });
 
   it('a failed sync fails its writes and refuses every later one', async () => {
-    const { db, batcher, sync, published } = setup();
+    const { close, batcher, sync, published } = setup();
     const lost = batcher.submit(create('/a'));
     await settled(lost);
     const queuedBehind = batcher.submit(create('/b'));
@@ -128,11 +133,11 @@ describe('write batcher with off-thread syncing', () => {
     await assert.rejects(batcher.submit(create('/c')), UnavailableError);
     assert.equal(batcher.currentRevision, 0);
     assert.equal(published.length, 0);
-    db.close();
+    close();
   });
 
   it('close waits for the last sync', async () => {
-    const { db, batcher, sync } = setup();
+    const { close, batcher, sync } = setup();
     const write = batcher.submit(create('/a'));
     const closing = batcher.close();
     assert.equal(await settled(closing), false);
@@ -140,7 +145,7 @@ describe('write batcher with off-thread syncing', () => {
     await closing;
     await write;
     assert.equal(batcher.currentRevision, 1);
-    db.close();
+    close();
   });
 });
 
