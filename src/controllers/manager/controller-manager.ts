@@ -267,7 +267,8 @@ export async function startControllerManager(
         const result = root
           .send({ method: 'GET', path: '/readyz', signal: AbortSignal.timeout(5000), accept: 'text/plain' })
           .then(
-            (r) => (r.status === 200 ? undefined : new Error(`the API server's /readyz answered ${r.status}`)),
+            (r) =>
+              r.status === 200 ? undefined : new Error(`the API server's /readyz answered ${r.status}`),
             (err: Error) => new Error(`the API server cannot be reached: ${err.message}`),
           );
         reachable = { at: now, result };
