@@ -35,10 +35,11 @@ for (const k of KUBECTLS) {
       const run = (...args: string[]) => kubectl(k.path, ts, args);
       before(async () => {
         writeFileSync(join(tokens, 'tokens.csv'), `${TOKEN},jane,42,dev\n`);
-        ts = await startTestServer({
-          tokenAuthFile: join(tokens, 'tokens.csv'),
-          authorizationModes: [mode],
-        });
+        // Under AlwaysDeny no controller could act (nor take its lease): the API server alone.
+        ts = await startTestServer(
+          { tokenAuthFile: join(tokens, 'tokens.csv'), authorizationModes: [mode] },
+          { controllers: mode !== 'AlwaysDeny' },
+        );
         jane = tokenConfigOf(ts);
       });
       after(async () => {

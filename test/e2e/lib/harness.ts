@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startControlPlane } from '../../../src/cmd/control-plane.ts';
 import type { ServerOptions } from '../../../src/server/options.ts';
-import type { ServerHandle } from '../../../src/server/server.ts';
+import { type ServerHandle, startServer } from '../../../src/server/server.ts';
 import { waitUntil } from '../../../src/server/testing/wait-for.ts';
 
 export { waitFor, waitUntil } from '../../../src/server/testing/wait-for.ts';
@@ -26,9 +26,28 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** The control plane as users start it: the API server and the controller manager in one process. */
-export async function startTestServer(over: Partial<ServerOptions> = {}): Promise<TestServer> {
+/**
+ * The control plane as users start it: the API server and the controller manager in one process.
+ * `controllers: false` starts the API server alone, for a server whose authorization lets no one
+ * act (AlwaysDeny), where a manager could never take its lease.
+ */
+export async function startTestServer(
+  over: Partial<ServerOptions> = {},
+  { controllers = true }: { controllers?: boolean } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-e2e-'));
+  if (!controllers) {
+    const server = await startServer({ dataDir: dir, securePort: 0, ...over });
+    await server.ready;
+    return {
+      server,
+      dir,
+      async stop() {
+        await server.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
   const plane = await startControlPlane({
     server: { dataDir: dir, securePort: 0, ...over },
     controllerManager: { log: { info: () => undefined, error: () => undefined } },
