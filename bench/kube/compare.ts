@@ -2,10 +2,12 @@
 // suite and not a bench/run.ts scenario, because it needs a kube-apiserver binary
 // (build-kube-apiserver.sh) and starts every server at once on a shared etcd.
 //
-//   npx tsx bench/kube/compare.ts [--ours LABEL=PROGRAM]… [--replicas LABEL=N]… [--kube BIN]
+//   npx tsx bench/kube/compare.ts [--ours LABEL=PROGRAM]… [--replicas LABEL=N]… [--kube BIN] [--sqlite]
 //       [--rounds N] [--scenarios create,update,patch,get] [--node-args="--perf-prof"] [--quick]
 //       [--out FILE]
 //
+// `--sqlite` runs our builds on their embedded SQLite store instead (to check that a change for
+// etcd costs SQLite nothing); the etcd column then reads about 0.
 // `--replicas LABEL=N` runs that build as N processes on the same etcd prefix (replicas, as several
 // API servers share one etcd), each load thread driving one of them; its CPU is theirs summed.
 // PROGRAM is a bundle of our server (node scripts/bundle.mjs --outdir dist/NAME gives
@@ -36,6 +38,7 @@ const { values } = parseArgs({
   options: {
     ours: { type: 'string', multiple: true },
     replicas: { type: 'string', multiple: true },
+    sqlite: { type: 'boolean' },
     kube: { type: 'string' },
     rounds: { type: 'string' },
     scenarios: { type: 'string' },
@@ -207,7 +210,8 @@ async function main(): Promise<void> {
       // Listed before its processes start, so that a failed start still stops those already up.
       servers.push({ label, members });
       for (let i = 0; i < (replicas.get(label) ?? 1); i++) {
-        members.push(await startOurs(label, program, etcd.endpoint, prefix, nodeArgs));
+        const store = values.sqlite === true ? undefined : etcd.endpoint;
+        members.push(await startOurs(label, program, store, prefix, nodeArgs));
         log(`${label} (pid ${members[i].pid}) ready`);
       }
     }

@@ -81,11 +81,14 @@ export async function sharedEtcd(): Promise<{ endpoint: string; pid: number; sto
   return { endpoint: etcd.endpoint, pid: etcdPid(etcd.dataDir), stop: () => etcd.stop() };
 }
 
-/** Our server from a bundled program (scripts/bundle.mjs --outdir), on etcd under `prefix`. */
+/**
+ * Our server from a bundled program (scripts/bundle.mjs --outdir), on etcd under `prefix`, or on
+ * its embedded SQLite store when `etcd` is undefined.
+ */
 export async function startOurs(
   label: string,
   program: string,
-  etcd: string,
+  etcd: string | undefined,
   prefix: string,
   nodeArgs: string[],
   extraFlags: string[] = [],
@@ -99,9 +102,9 @@ export async function startOurs(
       resolve(program),
       '--data-dir',
       dir,
-      '--storage-backend=etcd3',
-      `--etcd-servers=${etcd}`,
-      `--etcd-prefix=${prefix}`,
+      ...(etcd === undefined
+        ? []
+        : ['--storage-backend=etcd3', `--etcd-servers=${etcd}`, `--etcd-prefix=${prefix}`]),
       '--secure-port',
       String(port),
       ...extraFlags,
