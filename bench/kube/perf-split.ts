@@ -1,9 +1,10 @@
 // Splits a server's CPU profile by where the time went, for the etcd client path's share: reads
-// `perf script -F comm,tid,ip,sym` of a `perf record -g` taken with node --perf-prof (after
+// `perf script -F comm,pid,tid,ip,sym` of a `perf record -g` taken with node --perf-prof (after
 // `perf inject --jit`), and charges each sample to the innermost frame that names a package or one
 // of our source files (mapped through esbuild's `// src/…` module comments in the bundle), so that
-// garbage collection and builtins count for the code that caused them. Samples on other threads
-// (V8's collector and compiler helpers) stay apart.
+// garbage collection and builtins count for the code that caused them. Native samples off the main
+// thread (V8's collector and compiler helpers) stay apart, and a split by thread shows what runs
+// beside the main thread (worker threads run JavaScript; helpers do not).
 //
 //   npx tsx bench/kube/perf-split.ts perf.txt [top]
 
@@ -70,14 +71,20 @@ function owner(sym: string): { who: string; fn: string } | undefined {
 const byOwner = new Map<string, number>();
 const byFn = new Map<string, number>();
 let total = 0;
-let mainTid: string | undefined;
 let stack: string[] = [];
 let tid = '';
+let isMain = false;
+/** Per thread: samples, whether it is the main thread, and whether it ran JavaScript. */
+const threads = new Map<string, { samples: number; main: boolean; js: boolean }>();
 
 function flush(): void {
   if (stack.length === 0) return;
   total++;
-  let who = tid === mainTid ? 'main thread, no JS frame' : 'other threads (GC, compiler)';
+  const thread = threads.get(tid) ?? { samples: 0, main: isMain, js: false };
+  thread.samples++;
+  if (stack.some((f) => f.startsWith('JS:'))) thread.js = true;
+  threads.set(tid, thread);
+  let who = isMain ? 'main thread, no JS frame' : 'other threads, no JS frame';
   let fn = stack[0];
   for (const sym of stack) {
     const o = owner(sym);
@@ -93,12 +100,12 @@ function flush(): void {
 }
 
 for (const line of readFileSync(file, 'utf8').split('\n')) {
-  const head = /^(\S+)\s+(\d+)\s*$/.exec(line);
+  const head = /^(\S+)\s+(\d+)\/(\d+)\s*$/.exec(line);
   if (head) {
     flush();
-    tid = head[2];
-    // The main thread's id is the process id, the first sample's tid in `perf record -p`.
-    mainTid ??= tid;
+    tid = head[3];
+    // The main thread's id is the process id.
+    isMain = head[2] === head[3];
     continue;
   }
   const frame = /^\s+[0-9a-f]+\s+(.*)$/.exec(line);
@@ -107,7 +114,14 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
 flush();
 
 const pct = (n: number) => `${((100 * n) / total).toFixed(1)}%`.padStart(6);
-console.log(`${total} samples\n\nby owner:`);
+console.log(`${total} samples\n\nby thread:`);
+const byKind = new Map<string, number>();
+for (const t of threads.values()) {
+  const kind = t.main ? 'main thread' : t.js ? 'worker threads (JavaScript)' : 'helper threads (native only)';
+  byKind.set(kind, (byKind.get(kind) ?? 0) + t.samples);
+}
+for (const [k, v] of [...byKind].sort((a, b) => b[1] - a[1])) console.log(`${pct(v)}  ${k}`);
+console.log('\nby owner:');
 for (const [k, v] of [...byOwner].sort((a, b) => b[1] - a[1])) console.log(`${pct(v)}  ${k}`);
 console.log(`\ntop ${top} functions (self, with the native code they called):`);
 for (const [k, v] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(v)}  ${k}`);
