@@ -119,9 +119,13 @@ describe('legacy service account token cleaner (server)', () => {
     const labelled = await secrets().get('app-token');
     assert.equal(labelled.metadata?.labels?.[sa.legacyInvalidSinceLabel], utcDay(clock.now()));
     const cache = h.informers.forResource(SECRETS).lister;
+    // Both labels must have reached the cache, or the next pass would label the other again.
     await waitUntil(
-      () => cache.get('default/app-token')?.metadata?.labels?.[sa.legacyInvalidSinceLabel] !== undefined,
-      'the label cached',
+      () =>
+        ['default/app-token', 'default/mounted-token'].every(
+          (k) => cache.get(k)?.metadata?.labels?.[sa.legacyInvalidSinceLabel] !== undefined,
+        ),
+      'both labels cached',
     );
     assert.deepEqual(await cleaner.evaluate(), { labelled: [], deleted: [] });
     clock.step(PERIOD + DAY);
