@@ -219,7 +219,7 @@ export function apiserverUsage(name: string): string {
   return usage(name, DESCRIPTION, FLAGS);
 }
 
-/** The API server's flags, for a program that takes them beside its own (plat-control-plane). */
+/** The API server's flags, for a program that takes them beside its own (the control-plane program). */
 export function apiserverFlagSpecs(): readonly FlagSpec[] {
   return FLAGS;
 }

@@ -1,8 +1,8 @@
-// plat-control-plane's command line: every API server flag as plat-apiserver takes it, the
-// controller manager's configuration flags as plat-controller-manager takes them, and the
-// manager's program flags under a `controller-manager-` prefix (its --config and its own secure
-// port, off by default in one process). The manager's client-configuration flag is refused: in one
-// process the manager connects over loopback with its own certificate.
+// The control-plane program's command line: every API server flag as the API server program takes
+// it, the controller manager's configuration flags as the controller manager program takes them,
+// and the manager's program flags under a `controller-manager-` prefix (its --config and its own
+// secure port, off by default in one process). The manager's client-configuration flag is refused:
+// in one process the manager connects over loopback with its own certificate.
 
 import { controllerManagerFlags } from '../controllers/manager/config/index.ts';
 import { controllerManagerNames } from '../naming/index.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigurationError } from '../controllers/manager/config/index.ts';
-import { CM_FIELD, namingProfile } from '../naming/index.ts';
+import { CM_FIELD, componentName, namingProfile } from '../naming/index.ts';
 import { parseControlPlaneFlags } from './control-plane-flags.ts';
 import { parseControllerManagerFlags } from './controller-manager-flags.ts';
 import { FlagError } from './flag-parser.ts';
@@ -22,7 +22,7 @@ function file(name: string, text: string): string {
   return p;
 }
 
-describe('plat-controller-manager flags', () => {
+describe(`${componentName(spec, 'controller-manager')} flags`, () => {
   it('maps flags onto the configuration, and the program flags onto options', () => {
     const o = parseControllerManagerFlags(
       [
@@ -91,7 +91,7 @@ describe('plat-controller-manager flags', () => {
   });
 });
 
-describe('plat-control-plane flags', () => {
+describe(`${componentName(spec, 'control-plane')} flags`, () => {
   it("takes the API server's flags and the manager's configuration flags together", () => {
     const o = parseControlPlaneFlags(
       ['--data-dir=/tmp/d', '--secure-port=0', '--controllers=*,bootstrap-signer-controller'],

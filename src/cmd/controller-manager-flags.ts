@@ -35,7 +35,7 @@ function profileName(v: string): ProfileName {
   return v;
 }
 
-/** The program's own flags; `prefix` names them inside plat-control-plane (`controller-manager-`). */
+/** The program's own flags; `prefix` names them inside the control-plane program (`controller-manager-`). */
 export function controllerManagerProgramFlags(prefix = ''): FlagSpec[] {
   return [
     flag<string | undefined>({

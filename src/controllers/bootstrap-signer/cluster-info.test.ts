@@ -4,10 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../machinery/object.ts';
+import { bootstrapTokenSecretType, componentName, namingProfile } from '../../naming/index.ts';
 import { tokenExpiration, tokenForSigning, tokenIdOfSecretName } from './bootstrap-token-secret.ts';
 import { signedClusterInfoData } from './cluster-info.ts';
 import { computeDetachedSignature } from './jws.ts';
 
+const spec = namingProfile('spec');
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const NOW = Date.parse('2030-01-02T03:04:05Z');
 
@@ -22,7 +24,11 @@ function tokenSecret(
     'usage-bootstrap-signing': b64('true'),
   };
   for (const [k, v] of Object.entries(extra)) data[k] = b64(v);
-  return { metadata: { name, namespace: 'plat-system' }, type: 'bootstrap.platform.io/token', data };
+  return {
+    metadata: { name, namespace: componentName(spec, 'system') },
+    type: bootstrapTokenSecretType(spec),
+    data,
+  };
 }
 
 describe('bootstrap token Secrets', () => {

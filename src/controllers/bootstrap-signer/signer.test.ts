@@ -8,13 +8,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { compactVerify } from 'jose';
 import type { ApiObject } from '../../machinery/object.ts';
+import { bootstrapTokenSecretType, componentName, namingProfile } from '../../naming/index.ts';
 import { waitFor } from '../../server/testing/wait-for.ts';
 import { CONFIG_MAPS, SECRETS } from '../controller-support.ts';
 import { type ControllerHarness, startControllerHarness } from '../testing/index.ts';
 import { bootstrapSignerDescriptor } from './index.ts';
 
-const PUBLIC = 'plat-public';
-const SYSTEM = 'plat-system';
+const spec = namingProfile('spec');
+const PUBLIC = componentName(spec, 'public');
+const SYSTEM = componentName(spec, 'system');
 const CONFIG =
   'apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:6443\n  name: ""\n';
 
@@ -23,7 +25,7 @@ function token(id: string, secret: string, extra: Record<string, string> = {}): 
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { name: `bootstrap-token-${id}`, namespace: SYSTEM },
-    type: 'bootstrap.platform.io/token',
+    type: bootstrapTokenSecretType(spec),
     stringData: { 'token-id': id, 'token-secret': secret, 'usage-bootstrap-signing': 'true', ...extra },
   };
 }

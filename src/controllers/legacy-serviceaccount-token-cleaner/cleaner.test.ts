@@ -13,7 +13,8 @@ import { FakeClock } from '../../client/testing/fake-clock.ts';
 import { FakeCluster } from '../../client/testing/fake-cluster.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { conflict } from '../../machinery/status.ts';
-import { namingProfile } from '../../naming/profile.ts';
+import { controllerObjectNames } from '../../naming/controller-objects.ts';
+import { componentName, namingProfile } from '../../naming/profile.ts';
 import { serviceAccountNames } from '../../naming/service-accounts.ts';
 import { waitUntil } from '../../server/testing/wait-for.ts';
 import { CONFIG_MAPS, PODS, SECRETS, SERVICE_ACCOUNTS } from '../controller-support.ts';
@@ -28,11 +29,13 @@ import {
 
 const DAY = 24 * 3600_000;
 const PERIOD = 365 * DAY;
-const sa = serviceAccountNames(namingProfile('spec'));
+const spec = namingProfile('spec');
+const sa = serviceAccountNames(spec);
+const SYSTEM = componentName(spec, 'system');
 const names: LegacyTokenCleanerOptions['names'] = {
   ...sa,
-  systemNamespace: 'plat-system',
-  trackingConfigMap: 'plat-apiserver-legacy-service-account-token-tracking',
+  systemNamespace: SYSTEM,
+  trackingConfigMap: controllerObjectNames(spec).legacyTokenTrackingConfigMap,
   trackingKey: 'since',
 };
 const log = { info() {}, error() {} };
@@ -50,7 +53,7 @@ function trackingConfigMap(since: string): ApiObject {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: { name: names.trackingConfigMap, namespace: 'plat-system' },
+    metadata: { name: names.trackingConfigMap, namespace: SYSTEM },
     data: { since },
   };
 }
@@ -64,7 +67,7 @@ describe('legacy service account token cleaner (server)', () => {
   before(async () => {
     h = await startControllerHarness();
     clock = new FakeClock(Date.now() + 400 * DAY);
-    await h.client.resource(CONFIG_MAPS, 'plat-system').create(trackingConfigMap('2020-01-01'));
+    await h.client.resource(CONFIG_MAPS, SYSTEM).create(trackingConfigMap('2020-01-01'));
     await h.client.resource(SERVICE_ACCOUNTS, 'default').create({
       apiVersion: 'v1',
       kind: 'ServiceAccount',
@@ -147,7 +150,7 @@ describe('legacy service account token cleaner (server)', () => {
       clock,
     });
     assert.match((await recent.evaluate()).skipped ?? '', /configmaps "recent-tracking" not found/);
-    await h.client.resource(CONFIG_MAPS, 'plat-system').create({
+    await h.client.resource(CONFIG_MAPS, SYSTEM).create({
       ...trackingConfigMap(utcDay(clock.now() - 10 * DAY)),
       metadata: { name: 'recent-tracking' },
     });
@@ -159,7 +162,7 @@ describe('legacy service account token cleaner (conflicts)', () => {
   it('keeps a token a Pod mounts, and decides again on the current Secret when a delete meets a conflict', async () => {
     const cluster = new FakeCluster();
     const now = Date.UTC(2030, 0, 1);
-    await cluster.resource(CONFIG_MAPS, 'plat-system').create(trackingConfigMap('2020-01-01'));
+    await cluster.resource(CONFIG_MAPS, SYSTEM).create(trackingConfigMap('2020-01-01'));
     await cluster.resource(SERVICE_ACCOUNTS, 'default').create({
       apiVersion: 'v1',
       kind: 'ServiceAccount',

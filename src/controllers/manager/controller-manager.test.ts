@@ -82,7 +82,7 @@ describe('controller manager', () => {
     await api.stop();
   });
 
-  /** The manager's own user (system:<prefix>controller-manager), as plat-control-plane connects it. */
+  /** The manager's own user (system:<prefix>controller-manager), as the control-plane program connects it. */
   async function ownConnection() {
     const own = await componentClientCertificate(
       api.dir,

@@ -8,16 +8,17 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../machinery/object.ts';
 import { controllerObjectNames } from '../../naming/controller-objects.ts';
-import { namingProfile } from '../../naming/profile.ts';
+import { componentName, labelKey, namingProfile } from '../../naming/profile.ts';
 import { createCa } from '../../server/pki/generate.ts';
 import { waitFor, waitUntil } from '../../server/testing/wait-for.ts';
 import { CONFIG_MAPS, NAMESPACES } from '../controller-support.ts';
 import { type ControllerHarness, startControllerHarness } from '../testing/index.ts';
 import { rootCACertPublisherDescriptor } from './index.ts';
 
-const names = controllerObjectNames(namingProfile('spec'));
-const NAME = 'plat-root-ca.crt';
-const DESCRIPTION_KEY = 'platform.io/description';
+const spec = namingProfile('spec');
+const names = controllerObjectNames(spec);
+const NAME = componentName(spec, 'root-ca.crt');
+const DESCRIPTION_KEY = labelKey(spec, 'description');
 
 async function getCm(h: ControllerHarness, ns: string): Promise<ApiObject | undefined> {
   try {
@@ -50,7 +51,7 @@ describe('root CA certificate publisher', () => {
 
   it('publishes the client CA in every namespace, new ones included', async () => {
     assert.notEqual(h.caPem, '');
-    for (const ns of ['default', 'plat-system', 'plat-public']) {
+    for (const ns of ['default', componentName(spec, 'system'), componentName(spec, 'public')]) {
       await waitUntil(async () => published(await getCm(h, ns), h.caPem), `CA ConfigMap in ${ns}`);
     }
     await h.client

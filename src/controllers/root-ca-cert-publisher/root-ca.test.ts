@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { labelKey, namingProfile } from '../../naming/index.ts';
 import { createCa } from '../../server/pki/generate.ts';
 import { checkCertificatesPem, publishedConfigMapCurrent, rootCAOf } from './index.ts';
 
@@ -48,7 +49,7 @@ describe('root CA bundle', () => {
   });
 
   it('knows a current ConfigMap: exactly ca.crt and a description', () => {
-    const ann = 'platform.io/description';
+    const ann = labelKey(namingProfile('spec'), 'description');
     const cm = { metadata: { annotations: { [ann]: 'x' } }, data: { 'ca.crt': pem } };
     assert.ok(publishedConfigMapCurrent(cm, pem, ann));
     assert.ok(!publishedConfigMapCurrent({ ...cm, data: { 'ca.crt': 'old' } }, pem, ann));

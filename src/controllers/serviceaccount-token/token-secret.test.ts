@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../machinery/object.ts';
-import { namingProfile } from '../../naming/profile.ts';
+import { labelKey, namingProfile } from '../../naming/profile.ts';
 import { serviceAccountNames } from '../../naming/service-accounts.ts';
 import {
   accountKey,
@@ -18,7 +18,8 @@ import {
   secretUpdateNeeded,
 } from './token-secret.ts';
 
-const names = serviceAccountNames(namingProfile('spec'));
+const spec = namingProfile('spec');
+const names = serviceAccountNames(spec);
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const sa = { namespace: 'ns1', name: 'builder', uid: 'uid-1' };
 const CA = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
@@ -26,7 +27,7 @@ const CA = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
 function tokenSecret(annotations: Record<string, string>, data?: Record<string, string>): ApiObject {
   return {
     metadata: { name: 'builder-token', namespace: 'ns1', uid: 's-1', resourceVersion: '5', annotations },
-    type: 'platform.io/service-account-token',
+    type: labelKey(spec, 'service-account-token'),
     ...(data === undefined ? {} : { data }),
   };
 }

@@ -12,15 +12,20 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { GENERATED_SIGNING_KEY_FILE } from '../../auth/authn/service-account-setup.ts';
 import { RestClient } from '../../client/rest-client.ts';
 import type { ApiObject } from '../../machinery/object.ts';
+import { groupName, labelKey, namingProfile } from '../../naming/index.ts';
 import { waitFor, waitUntil } from '../../server/testing/wait-for.ts';
 import { SECRETS, SERVICE_ACCOUNTS } from '../controller-support.ts';
 import { type ControllerHarness, startControllerHarness } from '../testing/index.ts';
 import { serviceAccountTokenControllerDescriptor } from './index.ts';
 
 const NS = 'default';
-const TYPE = 'platform.io/service-account-token';
-const NAME_ANN = 'platform.io/service-account.name';
-const UID_ANN = 'platform.io/service-account.uid';
+const spec = namingProfile('spec');
+const TYPE = labelKey(spec, 'service-account-token');
+const NAME_ANN = labelKey(spec, 'service-account.name');
+const UID_ANN = labelKey(spec, 'service-account.uid');
+/** Prefix of a legacy token's claims. */
+const CLAIM = labelKey(spec, 'serviceaccount/');
+const AUTHENTICATION = groupName(spec, 'authentication');
 const text = (s: ApiObject | undefined, k: string) => {
   const v = (s?.data as Record<string, string> | undefined)?.[k];
   return v === undefined ? undefined : Buffer.from(v, 'base64').toString('utf8');
@@ -82,10 +87,10 @@ describe('service account token controller', () => {
     const jwt = text(secret, 'token') ?? '';
     assert.deepEqual(decodeJwt(jwt), {
       iss: 'kubernetes/serviceaccount',
-      'platform.io/serviceaccount/namespace': NS,
-      'platform.io/serviceaccount/secret.name': 'builder-token',
-      'platform.io/serviceaccount/service-account.name': 'builder',
-      'platform.io/serviceaccount/service-account.uid': sa.metadata?.uid,
+      [`${CLAIM}namespace`]: NS,
+      [`${CLAIM}secret.name`]: 'builder-token',
+      [`${CLAIM}service-account.name`]: 'builder',
+      [`${CLAIM}service-account.uid`]: sa.metadata?.uid,
       sub: 'system:serviceaccount:default:builder',
     });
     assert.equal(decodeProtectedHeader(jwt).alg, 'RS256');
@@ -97,8 +102,8 @@ describe('service account token controller', () => {
     });
     try {
       const review = await asToken
-        .resource({ group: 'authentication.svc.io', version: 'v1', resource: 'selfsubjectreviews' })
-        .create({ apiVersion: 'authentication.svc.io/v1', kind: 'SelfSubjectReview' });
+        .resource({ group: AUTHENTICATION, version: 'v1', resource: 'selfsubjectreviews' })
+        .create({ apiVersion: `${AUTHENTICATION}/v1`, kind: 'SelfSubjectReview' });
       assert.equal(
         (review.status as { userInfo: { username: string } }).userInfo.username,
         'system:serviceaccount:default:builder',

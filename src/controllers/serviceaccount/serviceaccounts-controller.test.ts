@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../machinery/object.ts';
+import { componentName, namingProfile } from '../../naming/index.ts';
 import { waitFor, waitUntil } from '../../server/testing/wait-for.ts';
 import { NAMESPACES, SERVICE_ACCOUNTS } from '../controller-support.ts';
 import { namespaceControllerDescriptor } from '../namespace/index.ts';
@@ -37,7 +38,8 @@ describe('serviceaccount controller', () => {
   });
 
   it('gives the namespaces the server starts with their default account', async () => {
-    for (const ns of ['default', 'plat-system', 'plat-public']) {
+    const spec = namingProfile('spec');
+    for (const ns of ['default', componentName(spec, 'system'), componentName(spec, 'public')]) {
       await waitUntil(async () => (await exists(h, ns, 'default')) !== undefined, `default account in ${ns}`);
     }
   });

@@ -5,19 +5,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../machinery/object.ts';
+import { bootstrapTokenSecretType, componentName, namingProfile } from '../../naming/index.ts';
 import { waitUntil } from '../../server/testing/wait-for.ts';
 import { SECRETS } from '../controller-support.ts';
 import { type ControllerHarness, startControllerHarness } from '../testing/index.ts';
 import { tokenCleanerDescriptor } from './index.ts';
 
-const SYSTEM = 'plat-system';
+const spec = namingProfile('spec');
+const SYSTEM = componentName(spec, 'system');
 
 function token(id: string, extra: Record<string, string> = {}, namespace = SYSTEM): ApiObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { name: `bootstrap-token-${id}`, namespace },
-    type: 'bootstrap.platform.io/token',
+    type: bootstrapTokenSecretType(spec),
     stringData: { 'token-id': id, 'token-secret': '0123456789abcdef', ...extra },
   };
 }
