@@ -261,12 +261,21 @@ describe('controller manager', () => {
         { group: `coordination.${profile.groupDomain}`, version: 'v1', resource: 'leases' },
         `${profile.componentPrefix}system`,
       );
-      const lease = await leases.get(`${profile.componentPrefix}controller-manager`);
-      const spec = lease.spec as Record<string, unknown>;
-      await leases.update({
-        ...lease,
-        spec: { ...spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: spec.renewTime },
-      });
+      // The manager renews it every retryPeriod: a stale write conflicts, so read and write again.
+      await waitUntil(async () => {
+        const lease = await leases.get(`${profile.componentPrefix}controller-manager`);
+        const spec = lease.spec as Record<string, unknown>;
+        try {
+          await leases.update({
+            ...lease,
+            spec: { ...spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: spec.renewTime },
+          });
+          return true;
+        } catch (err) {
+          if (err instanceof ApiError && err.code === 409) return false;
+          throw err;
+        }
+      }, 'the lease written as the thief');
       await waitUntil(() => lost, 'the lease to be lost');
       assert.equal(m.isLeader(), false);
       await waitUntil(() => m.running().length === 0, 'the controllers to stop');
