@@ -5,6 +5,7 @@
 //   is gone (the namespace controller empties it, then removes its finalizer).
 // The clock starts just before the DELETE is sent; population is timed too, but apart.
 
+import os from 'node:os';
 import type { ApiClient } from '../api/http-client.ts';
 import { cmPath } from '../api/jobs.ts';
 import { DeletionWatch, waitForDeletions } from './deletions.ts';
@@ -27,6 +28,14 @@ export interface CaseResult {
   goneMs?: number;
   /** Objects seen deleted when the wait ended (all of them unless it timed out). */
   deleted: number;
+  /**
+   * CPU (user and system) this process used from the DELETE to the end of the wait: with our
+   * control plane, the API server's and the controllers' work, which other load on the machine
+   * stretches in time but does not add to.
+   */
+  cpuMs: number;
+  /** The 1-minute load average when the wait ended: how busy the machine was meanwhile. */
+  load: number;
 }
 
 export interface CaseOptions {
@@ -42,6 +51,12 @@ function runId(kind: string): string {
 }
 
 const selector = (run: string) => `${RUN_LABEL}=${run}`;
+
+/** CPU milliseconds this process has used. */
+function cpuNow(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 
 async function namespaceGone(c: ApiClient, ns: string): Promise<boolean> {
   const r = await c.request('GET', `/api/v1/namespaces/${ns}`);
@@ -87,6 +102,7 @@ export async function runOwnerCase(c: ApiClient, o: CaseOptions): Promise<CaseRe
       expected: o.count,
     });
     try {
+      const cpu0 = cpuNow();
       const t0 = performance.now();
       await deleteOrFail(
         c,
@@ -103,6 +119,8 @@ export async function runOwnerCase(c: ApiClient, o: CaseOptions): Promise<CaseRe
         populateMs,
         ...(done === undefined ? {} : { emptiedMs: done - t0 }),
         deleted: done === undefined ? watch.deleted : o.count,
+        cpuMs: cpuNow() - cpu0,
+        load: os.loadavg()[0],
       };
     } finally {
       await watch.close();
@@ -133,6 +151,7 @@ export async function runNamespaceCase(c: ApiClient, o: CaseOptions): Promise<Ca
     expected: 1,
   });
   try {
+    const cpu0 = cpuNow();
     const t0 = performance.now();
     await deleteOrFail(c, `/api/v1/namespaces/${ns}`);
     const emptied = await waitForDeletions(objects, {
@@ -151,6 +170,8 @@ export async function runNamespaceCase(c: ApiClient, o: CaseOptions): Promise<Ca
       ...(emptied === undefined ? {} : { emptiedMs: emptied - t0 }),
       ...(gone === undefined ? {} : { goneMs: gone - t0 }),
       deleted: emptied === undefined ? objects.deleted : o.count,
+      cpuMs: cpuNow() - cpu0,
+      load: os.loadavg()[0],
     };
   } finally {
     await Promise.all([objects.close(), namespace.close()]);

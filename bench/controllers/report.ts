@@ -41,6 +41,11 @@ function timedRow(
   return [label, what, seconds(done), target, met(Math.max(...done) < DELETE_TARGET_MS)];
 }
 
+/** This process's CPU over a timed case (our control plane's work when it runs here). */
+function cpuRow(label: string, what: string, runs: CaseResult[]): string[] {
+  return [label, `${what}: CPU of this process meanwhile`, seconds(runs.map((r) => r.cpuMs)), '', ''];
+}
+
 function informerRows(label: string, t: ControllersTargetResult): string[][] {
   const rows: string[][] = [];
   for (const encoding of ['json', 'protobuf'] as const) {
@@ -61,16 +66,14 @@ function informerRows(label: string, t: ControllersTargetResult): string[][] {
 
 function targetRows(t: ControllersTargetResult, timeoutMs: number): string[][] {
   const n = formatNumber(t.owner[0]?.objects ?? t.namespace[0]?.objects ?? 0);
+  const owner = `owner of ${n} deleted (Background)`;
+  const namespace = `namespace of ${n} deleted`;
   const rows: string[][] = [
-    timedRow(
-      t.label,
-      `owner of ${n} deleted (Background): dependents gone`,
-      t.owner,
-      (r) => r.emptiedMs,
-      timeoutMs,
-    ),
-    timedRow(t.label, `namespace of ${n} deleted: empty`, t.namespace, (r) => r.emptiedMs, timeoutMs),
-    timedRow(t.label, `namespace of ${n} deleted: namespace gone`, t.namespace, (r) => r.goneMs, timeoutMs),
+    timedRow(t.label, `${owner}: dependents gone`, t.owner, (r) => r.emptiedMs, timeoutMs),
+    cpuRow(t.label, owner, t.owner),
+    timedRow(t.label, `${namespace}: empty`, t.namespace, (r) => r.emptiedMs, timeoutMs),
+    timedRow(t.label, `${namespace}: namespace gone`, t.namespace, (r) => r.goneMs, timeoutMs),
+    cpuRow(t.label, namespace, t.namespace),
     [
       t.label,
       'objects created a second (setup)',
@@ -124,6 +127,7 @@ export function renderControllersReport(r: ControllersResults): string {
     align: ['left', 'left', 'right', 'left', 'left'],
   });
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+  const caseLoads = r.targets.flatMap((t) => [...t.owner, ...t.namespace].map((c) => c.load));
   const notes = r.targets.map((t) => {
     const manager =
       t.manager === undefined
@@ -142,6 +146,8 @@ export function renderControllersReport(r: ControllersResults): string {
     '',
     ...notes,
     '',
-    `Load average (1, 5, 15 min) before: ${load(r.loadBefore)}; after: ${load(r.loadAfter)}.`,
+    `Load average (1, 5, 15 min) before: ${load(r.loadBefore)}; after: ${load(r.loadAfter)}; ` +
+      `1-minute load at the end of each timed case: ${formatNumber(Math.min(...caseLoads), 2)}–${formatNumber(Math.max(...caseLoads), 2)} (2 cores: above 2, the cases waited for the CPU). ` +
+      'A timed case’s CPU row is what this process (API server and controller manager, when the control plane is ours) used from the DELETE to the last deletion; on etcd3, etcd’s own CPU comes on top.',
   ].join('\n');
 }
