@@ -164,7 +164,10 @@ export interface InformerOptions {
  * one watch, one cache, however many handlers.
  */
 export interface InformerFactory {
-  forResource<T extends ApiObject = ApiObject>(gvr: GroupVersionResource, opts?: InformerOptions): SharedInformer<T>;
+  forResource<T extends ApiObject = ApiObject>(
+    gvr: GroupVersionResource,
+    opts?: InformerOptions,
+  ): SharedInformer<T>;
   /** Starts every informer asked for so far (and any asked for later, as they are asked). */
   start(): void;
   /** Resolves once every started informer has synced. */

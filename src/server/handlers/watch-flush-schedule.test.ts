@@ -25,7 +25,12 @@ function loopTurns(): { current(): number; stop(): void } {
     setImmediate(next);
   };
   setImmediate(next);
-  return { current: () => n, stop: () => void (on = false) };
+  return {
+    current: () => n,
+    stop: () => {
+      on = false;
+    },
+  };
 }
 
 interface Write {
