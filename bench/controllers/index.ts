@@ -8,7 +8,8 @@
 //   and the controller manager's heap and RSS per cached ConfigMap, each in a child process.
 // Files: cases.ts (the timed cases), deletions.ts (watching deletions), objects.ts (making
 // objects fast), memory.ts with informer-main.ts and manager-main.ts (the child processes),
-// plane.ts (what is driven), report.ts (the table).
+// plane.ts (what is driven), report.ts (the table). May import src/ (the control plane, client and
+// controllers), bench/api/ (its HTTP client and kubeconfig reading) and bench/lib/.
 
 import os from 'node:os';
 import { apiClient } from '../api/http-client.ts';
