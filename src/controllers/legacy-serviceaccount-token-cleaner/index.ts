@@ -3,6 +3,8 @@
 // LegacySATokenCleaner.CleanUpPeriod (a year by default) are labelled invalid, then deleted one
 // period later. Uses client/ only.
 
+import { Discovery } from '../../client/discovery.ts';
+import { RestClient } from '../../client/rest-client.ts';
 import { controllerObjectNames } from '../../naming/controller-objects.ts';
 import { componentName } from '../../naming/profile.ts';
 import { serviceAccountNames } from '../../naming/service-accounts.ts';
@@ -36,8 +38,12 @@ export const DEFAULT_CLEAN_UP_PERIOD_MS = 365 * 24 * 3600_000;
  */
 export async function podsServed(ctx: Pick<ControllerContext, 'client' | 'discovery'>): Promise<boolean> {
   try {
-    if (ctx.discovery !== undefined) {
-      const found = await ctx.discovery.all();
+    // A listing can answer 403 before 404 (the account may not list Pods), so discovery first,
+    // which every client may read.
+    const discovery =
+      ctx.discovery ?? (ctx.client instanceof RestClient ? new Discovery(ctx.client) : undefined);
+    if (discovery !== undefined) {
+      const found = await discovery.all();
       if (found.failed.v1 !== undefined) return true;
       return found.resources.some((r) => r.group === '' && r.version === 'v1' && r.resource === 'pods');
     }
