@@ -38,7 +38,7 @@ export interface TransportOptions {
   insecureSkipTlsVerify?: boolean;
   /** The name the server's certificate is checked against (and sent as SNI), when not the host. */
   tlsServerName?: string;
-  /** An http or https proxy to tunnel through with CONNECT (a cluster's proxy-url). */
+  /** A cluster's proxy-url: refused when the transport is made (proxy-url.ts). */
   proxyUrl?: string;
   credentials?: CredentialSource;
   userAgent?: string;
