@@ -104,6 +104,8 @@ export interface ListenerStats {
   connections: number;
   /** Request handlers whose work has not settled, including those of streams already reset. */
   handlers: number;
+  /** Requests received since the listener opened (for benchmarks that count a workload's calls). */
+  requests: number;
 }
 
 export interface Listener {
@@ -185,6 +187,7 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
   const sessions = new Set<Http2Session>();
   let inFlight = 0;
   let handlers = 0;
+  let requests = 0;
   let drained: (() => void) | undefined;
   server.on('secureConnection', (socket: TLSSocket) => {
     sockets.add(socket);
@@ -226,6 +229,7 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
   });
   const runHandler = (req: Http2ServerRequest, res: Http2ServerResponse): Promise<void> | undefined => {
     handlers++;
+    requests++;
     let work: Promise<void> | void;
     try {
       work = opts.onRequest(req, res);
@@ -291,7 +295,7 @@ export async function listen(opts: ListenerOptions): Promise<Listener> {
   return {
     server,
     port,
-    stats: () => ({ connections: limit.connections, handlers }),
+    stats: () => ({ connections: limit.connections, handlers, requests }),
     async close(graceMs: number) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sessions) s.close();
