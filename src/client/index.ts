@@ -12,6 +12,7 @@ export * from './client-config.ts';
 export * from './config.ts';
 export * from './credentials.ts';
 export * from './discovery.ts';
+export * from './events/index.ts';
 export * from './exec/index.ts';
 export * from './in-cluster.ts';
 export * from './informers/index.ts';
