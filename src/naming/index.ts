@@ -8,5 +8,6 @@ export * from './controller-manager.ts';
 export * from './controller-objects.ts';
 export * from './finalizers.ts';
 export * from './group-aliases.ts';
+export * from './node-agents.ts';
 export * from './openapi-extensions.ts';
 export * from './profile.ts';

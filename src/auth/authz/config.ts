@@ -21,7 +21,7 @@ import {
 import { validateAuthorizationConfig } from './authorization-config-validation.ts';
 import { discoveryInfo } from './discovery-info.ts';
 import type { AuthorizationMode } from './modes.ts';
-import { nodePlaceholder } from './node.ts';
+import { createNodeAuthorizer } from './node/create.ts';
 import { AUTHZ_DEFAULTS, type AuthorizationOptions, validateAuthorizationOptions } from './options.ts';
 import { privilegedGroups } from './privileged-groups.ts';
 import { publicInfo } from './public-info.ts';
@@ -38,6 +38,11 @@ export interface AuthzSetup extends AuthorizationOptions {
   profile?: NamingProfile;
   /** Builds the RBAC authorizer (it reads the server's watch cache); the RBAC mode needs it. */
   rbac?: () => Authorizer;
+  /**
+   * Builds the Node authorizer over the server's graph of bound Pods; without it the Node mode
+   * decides from an empty graph (fixed rules, own Node and Lease, nothing linked through Pods).
+   */
+  node?: () => Authorizer & RuleResolver;
   log?: (message: string) => void;
   /** Periodic re-check of the configuration file (upstream: one minute). */
   reloadIntervalMs?: number;
@@ -71,7 +76,7 @@ function authorizerFor(m: AuthorizationMode, o: AuthzSetup, closers: (() => void
     case 'AlwaysDeny':
       return alwaysDeny;
     case 'Node':
-      return nodePlaceholder;
+      return o.node?.() ?? createNodeAuthorizer(undefined, profile).authorizer;
     case 'RBAC':
       return rbacOf(o);
     case 'ABAC':

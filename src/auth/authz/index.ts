@@ -10,7 +10,7 @@ export * from './authorization-config-validation.ts';
 export * from './config.ts';
 export * from './match-conditions.ts';
 export * from './modes.ts';
-export * from './node.ts';
+export * from './node/index.ts';
 export * from './options.ts';
 export * from './privileged-groups.ts';
 export * from './public-info.ts';

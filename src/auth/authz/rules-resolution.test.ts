@@ -12,11 +12,14 @@ import { namingProfile } from '../../naming/profile.ts';
 import { startTestApiServer, type TestApiServer } from '../../server/testing/http-client.ts';
 import type { UserInfo } from '../authn/types.ts';
 import { AbacAuthorizer, abacGroup, decodePolicyLine } from './abac.ts';
-import { nodeIdentity, nodePlaceholder } from './node.ts';
+import { createNodeAuthorizer, nodeIdentity } from './node/index.ts';
 import { startAuthzWebhook, type TestAuthzWebhook } from './testing/webhook-authorizer.ts';
 import type { Authorizer, RuleResolver } from './types.ts';
 import { AuthzChain } from './union.ts';
 import { WebhookAuthorizer } from './webhook.ts';
+
+/** The Node authorizer with an empty graph: its rule listing does not depend on it. */
+const nodeAuthz = createNodeAuthorizer().authorizer;
 
 const abacLine = (spec: Record<string, unknown>) =>
   JSON.stringify({ apiVersion: `${abacGroup(namingProfile('spec'))}/v1beta1`, kind: 'Policy', spec });
@@ -87,13 +90,13 @@ describe('rule resolution of the non-RBAC authorizers', () => {
     assert.equal(nodeIdentity({ username: 'system:node:n1', groups: [] }), undefined);
     assert.equal(nodeIdentity({ username: 'n1', groups: ['system:nodes'] }), undefined);
     assert.equal(nodeIdentity({ username: 'system:node:', groups: ['system:nodes'] }), '');
-    assert.deepEqual(nodePlaceholder.rulesFor(node, 'default'), {
+    assert.deepEqual(nodeAuthz.rulesFor(node, 'default'), {
       resourceRules: [],
       nonResourceRules: [],
       incomplete: true,
       evaluationError: NODE_ERROR,
     });
-    assert.deepEqual(nodePlaceholder.rulesFor(alice, 'default'), {
+    assert.deepEqual(nodeAuthz.rulesFor(alice, 'default'), {
       resourceRules: [],
       nonResourceRules: [],
       incomplete: false,
@@ -110,7 +113,7 @@ describe('rule resolution of the non-RBAC authorizers', () => {
         evaluationError: WEBHOOK_ERROR,
       }),
     };
-    const chain = new AuthzChain([nodePlaceholder, cannotList]);
+    const chain = new AuthzChain([nodeAuthz, cannotList]);
     const r = await chain.rulesFor(node, 'default');
     assert.equal(r.incomplete, true);
     assert.equal(r.evaluationError, `[${NODE_ERROR}, ${WEBHOOK_ERROR}]`);
