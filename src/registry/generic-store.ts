@@ -87,6 +87,11 @@ export interface DeleteRequest extends WriteOptions {
    * preconditions. Refused for an object that reads fine.
    */
   ignoreStoreReadError?: boolean;
+  /**
+   * DeleteOptions.gracePeriodSeconds, for kinds that delete gracefully (Strategy.gracefulDeletion);
+   * a negative value counts as 1, as upstream's delete path treats it.
+   */
+  gracePeriodSeconds?: number;
 }
 
 export interface WatchRequest {
@@ -160,6 +165,20 @@ export function nowTimestamp(): string {
 
 /** Thrown inside a storage delete to abandon it when a finalizer appeared since the read. */
 class HeldMeanwhile extends Error {}
+
+/** Thrown inside a graceful delete's update when the fresh object calls for another course. */
+class GraceChanged extends Error {}
+
+/** What a delete of a kind with graceful deletion does with the object as it stands. */
+type GraceDecision =
+  | { kind: 'none' }
+  | { kind: 'pending' }
+  | { kind: 'graceful'; grace: number; deletionTimestamp: string; firstMark: boolean };
+
+/** A wire timestamp (second precision, UTC) for a time in milliseconds. */
+function timestampAt(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
 
 /** An object being deleted may lose finalizers but not gain any. */
 function finalizersWhileDeleting(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
@@ -410,7 +429,7 @@ export class GenericStore {
       const errs = [
         ...validateObjectMetaUpdate(nextMeta, old.metadata),
         ...this.validateCreate(next),
-        ...this.strategy.validateUpdate(next, old),
+        ...this.strategy.validateUpdate(next, old, opts.subresource),
         ...finalizersWhileDeleting(nextMeta, old.metadata ?? {}),
       ];
       this.validateOrThrow(next, errs);
@@ -443,7 +462,12 @@ export class GenericStore {
         ignoreNotFound: true,
       });
       // The last finalizer of an object being deleted is gone: the deletion completes now.
-      if (object.metadata?.deletionTimestamp !== undefined && !this.holdsDeletion(object)) {
+      // An object still inside its grace period stays: whoever runs it deletes it when done.
+      if (
+        object.metadata?.deletionTimestamp !== undefined &&
+        (object.metadata.deletionGracePeriodSeconds ?? 0) === 0 &&
+        !this.holdsDeletion(object)
+      ) {
         await this.removeIfUnchanged(key, object);
       }
       return { object: this.withTypeMeta(object), created };
@@ -523,6 +547,16 @@ export class GenericStore {
         const current = await this.storage.get(key);
         checkPreconditions(key, opts.preconditions, current);
         await opts.admit?.(current, current);
+        const decision = this.graceDecision(current, opts.gracePeriodSeconds);
+        if (decision.kind === 'pending') return this.deletedAnswer(name, current);
+        if (decision.kind === 'graceful') {
+          const kept = await this.markGraceful(key, current, opts);
+          if (kept === 'retry') continue;
+          if (kept !== undefined) return kept;
+          const gone = await this.deleteNow(key, opts);
+          if (gone === undefined) continue;
+          return this.deletedAnswer(name, gone);
+        }
         if (
           this.holdsDeletion(current) ||
           this.strategy.prepareForTerminate !== undefined ||
@@ -533,17 +567,101 @@ export class GenericStore {
         }
         const gone = await this.deleteNow(key, opts);
         if (gone === undefined) continue;
-        if (this.strategy.returnDeletedObject) return this.withTypeMeta(gone);
-        return successStatus({
-          name,
-          group: this.resource.group === '' ? undefined : this.resource.group,
-          kind: this.resource.resource,
-          uid: gone.metadata?.uid,
-        }) as unknown as ApiObject;
+        return this.deletedAnswer(name, gone);
       }
     } catch (err) {
       throw fromStorageError(err, this.groupResource, name);
     }
+  }
+
+  /** The answer to a delete: the object, or a Success Status naming it, as the kind does upstream. */
+  private deletedAnswer(name: string, obj: ApiObject): ApiObject {
+    if (this.strategy.returnDeletedObject) return this.withTypeMeta(obj);
+    return successStatus({
+      name,
+      group: this.resource.group === '' ? undefined : this.resource.group,
+      kind: this.resource.resource,
+      uid: obj.metadata?.uid,
+    }) as unknown as ApiObject;
+  }
+
+  /**
+   * Upstream's BeforeDelete for kinds with graceful deletion: a first delete asks the strategy for
+   * the grace period; an object already deleted gracefully may only have its period shortened (the
+   * deletion time moves back by the difference, never into the past), and a request that does not
+   * shorten it leaves the deletion pending. An object marked with no grace period is deleted as any
+   * other kind's.
+   */
+  private graceDecision(obj: ApiObject, requested: number | undefined): GraceDecision {
+    const hook = this.strategy.gracefulDeletion;
+    if (hook === undefined) return { kind: 'none' };
+    const asked = requested !== undefined && requested < 0 ? 1 : requested;
+    const meta = obj.metadata ?? {};
+    const now = Date.now();
+    if (meta.deletionTimestamp !== undefined) {
+      const raw = meta.deletionGracePeriodSeconds;
+      const existing = raw !== undefined && raw < 0 ? 1 : raw;
+      if (existing === undefined || existing === 0) return { kind: 'none' };
+      if (asked === undefined || asked >= existing) return { kind: 'pending' };
+      let at = Date.parse(meta.deletionTimestamp) - existing * 1000 + asked * 1000;
+      let grace = asked;
+      if (Number.isNaN(at) || at < now) {
+        at = now;
+        // The whole period has passed: still graceful (someone else deletes at the end), but as short as can be.
+        if (grace !== 0) grace = 1;
+      }
+      return { kind: 'graceful', grace, deletionTimestamp: timestampAt(at), firstMark: false };
+    }
+    const grace = hook(obj, asked);
+    if (grace === undefined) return { kind: 'none' };
+    return { kind: 'graceful', grace, deletionTimestamp: timestampAt(now + grace * 1000), firstMark: true };
+  }
+
+  /**
+   * Writes the deletion time and grace period (and the propagation policy's finalizers) of a
+   * graceful delete. Answers the object when it stays (a grace period to wait out, or finalizers),
+   * undefined when it is to be removed now, 'retry' when the stored object changed course meanwhile.
+   */
+  private async markGraceful(
+    key: string,
+    current: ApiObject,
+    opts: DeleteRequest,
+  ): Promise<ApiObject | undefined | 'retry'> {
+    let grace = 0;
+    const mark = (obj: ApiObject): ApiObject => {
+      const decision = this.graceDecision(obj, opts.gracePeriodSeconds);
+      if (decision.kind !== 'graceful') throw new GraceChanged();
+      grace = decision.grace;
+      const meta = metaOf(obj);
+      const finalizers = finalizersForPolicy(meta.finalizers ?? [], opts.propagationPolicy);
+      if (finalizers.length > 0) meta.finalizers = finalizers;
+      else delete meta.finalizers;
+      meta.deletionTimestamp = decision.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = decision.grace;
+      // Those who act on the object see its first deletion as a change of what is asked of them.
+      if (decision.firstMark && (meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+      return obj;
+    };
+    let after: ApiObject;
+    try {
+      if (opts.dryRun) after = mark(structuredClone(current));
+      else {
+        after = await this.storage.guaranteedUpdate(
+          key,
+          ({ current: now }) => {
+            if (now === null) throw new KeyNotFoundError(key);
+            checkPreconditions(key, opts.preconditions, now);
+            return mark(now);
+          },
+          {},
+        );
+      }
+    } catch (err) {
+      if (err instanceof GraceChanged) return 'retry';
+      throw err;
+    }
+    if (this.holdsDeletion(after) || grace > 0) return this.withTypeMeta(after);
+    return undefined;
   }
 
   /** The unsafe delete: only for a key whose value fails to decode; answers a Status without uid. */
@@ -646,7 +764,8 @@ export class GenericStore {
    */
   async deleteCollection(
     namespace: string,
-    req: ListRequest & WriteOptions & { propagationPolicy?: PropagationPolicy } = {},
+    req: ListRequest &
+      WriteOptions & { propagationPolicy?: PropagationPolicy; gracePeriodSeconds?: number } = {},
   ): Promise<ListObject> {
     const listed = await this.list(namespace, {
       labelSelector: req.labelSelector,
@@ -670,6 +789,7 @@ export class GenericStore {
               dryRun: req.dryRun,
               preconditions: { uid: item.metadata?.uid },
               propagationPolicy: req.propagationPolicy,
+              gracePeriodSeconds: req.gracePeriodSeconds,
             },
           );
           results[i] = this.strategy.returnDeletedObject || out.kind !== 'Status' ? stripTypeMeta(out) : item;

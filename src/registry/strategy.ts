@@ -33,7 +33,8 @@ export interface Strategy {
   /** Fills in defaults (after prepare, before validation). */
   applyDefaults?(obj: ApiObject): void;
   validate(obj: ApiObject): FieldError[];
-  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
+  /** `subresource` names the endpoint written (`status`, ...); unset for the resource itself. */
+  validateUpdate(obj: ApiObject, old: ApiObject, subresource?: string): FieldError[];
   /** Whether the change from old to obj counts as a spec change (generation bump). */
   specChanged?(obj: ApiObject, old: ApiObject): boolean;
   /** Finalizers besides metadata.finalizers that hold a deletion (a namespace's spec.finalizers). */
@@ -45,4 +46,12 @@ export interface Strategy {
    * value it reads from an object (a secret's `type`, a namespace's `status.phase`).
    */
   selectableFields?: Readonly<Record<string, (obj: ApiObject) => string>>;
+  /**
+   * Kinds deleted gracefully (a Pod): the grace period in seconds a first delete of `obj` waits,
+   * from the request's gracePeriodSeconds (`requested`, never negative here) or the object's own
+   * default; 0 removes the object at once (after marking it). Undefined deletes it as any other
+   * kind. A graceful delete stores deletionTimestamp = now + grace and keeps the object; later
+   * deletes may only shorten the period.
+   */
+  gracefulDeletion?(obj: ApiObject, requested: number | undefined): number | undefined;
 }

@@ -12,13 +12,14 @@ export const deleteCollectionHandler: ResourceHandler = async (ctx, env, t) => {
     throw methodNotSupported(t.served.store.groupResource, 'deletecollection');
   }
   const choice = chooseOutput(ctx, env, t, false);
-  const { dryRun, propagationPolicy } = await deleteOptionsOf(ctx, env);
+  const { dryRun, propagationPolicy, gracePeriodSeconds } = await deleteOptionsOf(ctx, env);
   const p = listParamsOf(ctx, env);
   const list = await t.served.store.deleteCollection(t.namespace, {
     labelSelector: p.labelSelector,
     fieldSelector: p.fieldSelector,
     dryRun,
     propagationPolicy,
+    gracePeriodSeconds,
   });
   writeEncoded(ctx, 200, list, choice.serializer);
 };

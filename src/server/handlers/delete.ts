@@ -31,6 +31,8 @@ export interface DeleteOptions {
   preconditions?: Preconditions;
   propagationPolicy?: PropagationPolicy;
   ignoreStoreReadError: boolean;
+  /** Seconds a graceful deletion waits; kinds without graceful deletion ignore it. */
+  gracePeriodSeconds?: number;
 }
 
 /** The deprecated orphanDependents flag, from the body or the query. */
@@ -119,17 +121,21 @@ export async function deleteOptionsOf(ctx: RequestContext, env: HandlerEnv): Pro
     pre === undefined
       ? undefined
       : { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined };
-  return { dryRun, preconditions, propagationPolicy, ignoreStoreReadError: unsafe };
+  const gracePeriodSeconds =
+    grace === undefined || grace === null || grace === '' ? undefined : Number(grace);
+  return { dryRun, preconditions, propagationPolicy, ignoreStoreReadError: unsafe, gracePeriodSeconds };
 }
 
 export const deleteHandler: ResourceHandler = async (ctx, env, t) => {
   const choice = chooseOutput(ctx, env, t, false);
-  const { dryRun, preconditions, propagationPolicy, ignoreStoreReadError } = await deleteOptionsOf(ctx, env);
+  const { dryRun, preconditions, propagationPolicy, ignoreStoreReadError, gracePeriodSeconds } =
+    await deleteOptionsOf(ctx, env);
   const out = await t.served.store.delete(t.namespace, t.name, {
     dryRun,
     preconditions,
     propagationPolicy,
     ignoreStoreReadError,
+    gracePeriodSeconds,
     admit: admitFor(ctx, env, t, 'DELETE', dryRun),
   });
   respondObject(ctx, t, 200, out, choice);
