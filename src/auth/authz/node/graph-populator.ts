@@ -3,9 +3,6 @@
 // claims made for it change), and PersistentVolumes. A relist hands over the whole set, so objects
 // deleted while the watch was down leave the graph too.
 
-import { mirrorPodAnnotation } from '../../../naming/node-agents.ts';
-import type { NamingProfile } from '../../../naming/profile.ts';
-import type { Graph } from './graph.ts';
 import {
   podClaimNames,
   podClaimStatusKey,
@@ -15,7 +12,10 @@ import {
   pvSecrets,
   rec,
   str,
-} from './references.ts';
+} from '../../../machinery/pod-references.ts';
+import { mirrorPodAnnotation } from '../../../naming/node-agents.ts';
+import type { NamingProfile } from '../../../naming/profile.ts';
+import type { Graph } from './graph.ts';
 import type { NodeGraphFeedHandlers, NodeGraphKind, NodeGraphObject } from './types.ts';
 
 /** What decides whether a Pod's edges must be rebuilt. */

@@ -1,4 +1,5 @@
-// What a Pod or a PersistentVolume names, as the Node authorizer's graph needs it: a Pod's Secrets
+// What a Pod or a PersistentVolume names, as the Node authorizer's graph and the NodeRestriction
+// admission plugin need it (both layers read it from here): a Pod's Secrets
 // (image pull secrets, env and envFrom of every container kind, secret-bearing volumes), ConfigMaps
 // (env, envFrom, configMap and projected volumes), PersistentVolumeClaims (claims and the claim an
 // ephemeral volume makes, `<pod>-<volume>`) and ResourceClaims (named, or made from a template
