@@ -140,7 +140,7 @@ describe('NodeRestriction: Pods', () => {
   });
 
   it('lets a node update the status of its own Pods, without touching labels', async () => {
-    const old = { ...stored['pods/ns/p1'], status: {} };
+    const old: Record<string, unknown> = { ...stored['pods/ns/p1'], status: {} };
     await plugin.validate(
       attrs({
         operation: 'UPDATE',
