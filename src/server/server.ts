@@ -9,6 +9,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { join, resolve } from 'node:path';
 import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.ts';
+import { nodeRestriction } from '../admission/node-restriction.ts';
 import type { TokenReviewer } from '../apis/authentication/index.ts';
 import { builtinKinds } from '../apis/index.ts';
 import { buildAuthentication } from '../auth/authn/config.ts';
@@ -37,6 +38,7 @@ import { DEFAULT_WATCH_BUDGET, WatchBudget } from './handlers/watch-budget.ts';
 import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
 import { withIssuerDiscovery } from './issuer-discovery.ts';
 import { CONNECTION_DEFAULTS, type ListenerStats, listen } from './listener.ts';
+import { lazyNodeAuthorizer } from './node-graph-feed.ts';
 import { buildOpenApi } from './openapi-documents.ts';
 import { DEFAULTS, type ServerOptions } from './options.ts';
 import { ensurePki } from './pki/ensure-pki.ts';
@@ -156,6 +158,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   let rbac: RbacAuthorizerHandle | undefined;
   const admission = new AdmissionChain([
     namespaceLifecycle({ get: (name) => served.namespace(name) }, systemNamespaces),
+    nodeRestriction(servedObjectReader(served), profile),
     rbacEscalationCheck({
       group: rbacGroupName,
       groupAliases: served.groupAliases,
@@ -246,6 +249,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     groupAliases: served.groupAliases,
   });
   const rbacHandle = rbac;
+  // The Node mode's graph of bound Pods, fed from the watch cache once a chain uses the mode.
+  const nodeAuthz = lazyNodeAuthorizer(served, profile, logAuthz);
   let authorization: ReturnType<typeof buildAuthorization>;
   try {
     authorization = buildAuthorization({
@@ -253,10 +258,12 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       modes: options.authorizationModes,
       profile,
       rbac: () => rbacHandle.authorizer,
+      node: () => nodeAuthz.get().authorizer,
       log: logAuthz,
     });
   } catch (err) {
     rbacHandle.stop();
+    nodeAuthz.stop();
     authentication.close();
     await storage.close();
     throw err;
@@ -363,6 +370,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     },
   }).catch(async (err) => {
     rbacHandle.stop();
+    nodeAuthz.stop();
     await storage.close();
     throw err;
   });
@@ -415,6 +423,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         authentication.close();
         authorization.close();
         rbacHandle.stop();
+        nodeAuthz.stop();
         await storage.close();
         lock.release();
       })();
