@@ -133,7 +133,9 @@ export function validateNodeUpdate(node: ApiObject, old: ApiObject): FieldError[
     const cidrs = strings(spec.podCIDRs);
     const path = newPath('spec', 'podCIDRs');
     if (oldCIDRs.length !== cidrs.length) errs.push(forbidden(path, POD_CIDR_CHANGE));
-    else oldCIDRs.forEach((c, i) => c !== cidrs[i] && errs.push(forbidden(path, POD_CIDR_CHANGE)));
+    else
+      for (const [i, c] of oldCIDRs.entries())
+        if (c !== cidrs[i]) errs.push(forbidden(path, POD_CIDR_CHANGE));
   }
   const oldProvider = str(oldSpec.providerID);
   if (oldProvider !== '' && oldProvider !== str(spec.providerID)) {
