@@ -36,13 +36,14 @@ export function unfitReason(
 ): string | undefined {
   if (node.spec?.unschedulable && !tolerates(pod, { key: unschedulableTaint, effect: 'NoSchedule' }))
     return 'node(s) were unschedulable';
-  const labels = node.metadata?.labels ?? {};
-  for (const [k, v] of Object.entries(pod.spec?.nodeSelector ?? {})) {
-    if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
-  }
+  // Upstream's filter order: NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit.
   for (const taint of node.spec?.taints ?? []) {
     if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
     if (!tolerates(pod, taint)) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+  }
+  const labels = node.metadata?.labels ?? {};
+  for (const [k, v] of Object.entries(pod.spec?.nodeSelector ?? {})) {
+    if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
   }
   if (!nodeIsReady(node)) return 'node(s) were not ready';
   if (podsOnNode >= podCapacity(node)) return 'Too many pods';
