@@ -5,7 +5,7 @@
 
 import type { ResourceClient } from '../../client/api.ts';
 import type { ApiObject } from '../../machinery/object.ts';
-import { statusCode } from '../controller-support.ts';
+import { messageOf, statusCode } from '../controller-support.ts';
 
 export interface OwnerReference {
   apiVersion: string;
@@ -121,8 +121,8 @@ export async function releaseObject(client: ResourceClient, obj: ApiObject, owne
 }
 
 /**
- * Adopts orphans that match, releases owned objects that no longer match, and answers the objects
- * owned afterwards (upstream's ClaimObjects). Objects controlled by another owner are left alone;
+ * Adopts orphans that match (after canAdopt, asked once), releases owned objects that no longer
+ * match, and answers the objects owned afterwards (upstream's ClaimObjects). Objects controlled by another owner are left alone;
  * an owner being deleted adopts nothing and releases nothing. The first failure is thrown after
  * every object was tried, as upstream aggregates them.
  */
@@ -148,14 +148,20 @@ export async function claimObjects(objects: readonly ApiObject[], opts: ClaimOpt
           continue;
         }
         if (ownerDeleting) continue;
-        await canAdoptOnce();
         await releaseObject(opts.client, obj, ownerUid);
         continue;
       }
       if (ownerDeleting || !opts.matches(labels)) continue;
       if (obj.metadata?.deletionTimestamp) continue;
       if (ownerNs && obj.metadata?.namespace !== ownerNs) continue;
-      await canAdoptOnce();
+      try {
+        await canAdoptOnce();
+      } catch (err) {
+        const m = obj.metadata;
+        throw new Error(`can't adopt ${m?.namespace}/${m?.name} (${m?.uid}): ${messageOf(err)}`, {
+          cause: err,
+        });
+      }
       try {
         await adoptObject(opts.client, obj, newControllerRef(opts.owner, opts.apiVersion, opts.kind));
       } catch (err) {
