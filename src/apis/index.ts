@@ -8,6 +8,7 @@ import { authenticationKinds, type TokenReviewer } from './authentication/index.
 import { authorizationKinds, type ReviewAuthorizer, type ReviewRuleResolver } from './authorization/index.ts';
 import { leaseKind } from './coordination/lease.ts';
 import { coreKinds } from './core/index.ts';
+import { eventsEventKind } from './events/index.ts';
 import { rbacKinds } from './rbac/index.ts';
 
 /** What kinds that answer rather than store need from the server, handed over once it has them. */
@@ -29,5 +30,6 @@ export function builtinKinds(profile: NamingProfile, deps: BuiltinDeps = {}): Ki
     ...authenticationKinds(profile, deps.tokenReviewer),
     ...authorizationKinds(profile, { authorizer: deps.authorizer, ruleResolver: deps.ruleResolver }),
     ...rbacKinds(profile),
+    eventsEventKind(profile),
   ];
 }

@@ -5,6 +5,7 @@ import type { TableColumn } from '../codec/table.ts';
 import type { FieldError } from '../machinery/field-errors.ts';
 import type { ApiObject } from '../machinery/object.ts';
 import type { KindSchema } from '../schema/types.ts';
+import type { ShapeConversion } from './converting-storage.ts';
 import type { ResourceInfo } from './resource.ts';
 import type { Strategy } from './strategy.ts';
 import type { SubresourceAction } from './subresource-action.ts';
@@ -25,6 +26,19 @@ export interface KindDefinition {
    * `create` alone and its store is never asked.
    */
   review?: Review;
+  /**
+   * A kind kept as another resource's objects in another shape (the events group's Event is
+   * stored as core/v1 Events): its store reads and writes that resource's keys through the
+   * conversions (converting-storage.ts).
+   */
+  storedAs?: StoredAs;
+}
+
+/** Where and in which shape a kind's objects are stored, when that is another resource's. */
+export interface StoredAs extends ShapeConversion {
+  /** The group and plural resource name whose keys hold the objects. */
+  group: string;
+  resource: string;
 }
 
 /** Who asks, as authentication found them (the shape of a user everywhere on the request path). */

@@ -4,6 +4,7 @@
 import { type FieldFilter, FieldManager, onlyField, SchemaTypes, withoutField } from '../apply/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
 import type { NamingProfile } from '../naming/profile.ts';
+import { ConvertingStorage } from '../registry/converting-storage.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import { groupVersionOf, type ResourceInfo } from '../registry/resource.ts';
@@ -68,9 +69,16 @@ export class ServedResources {
   /** With a naming profile that renames groups, each renamed group is also served under its alias. */
   constructor(kinds: readonly KindDefinition[], storage: Storage, profile?: NamingProfile) {
     for (const kind of kinds) {
+      const { storedAs } = kind;
+      // A kind stored as another resource's objects reads and writes them through its conversions.
+      const kindStorage = storedAs === undefined ? storage : new ConvertingStorage(storage, storedAs);
+      const keyRoot =
+        storedAs === undefined
+          ? undefined
+          : `/${storedAs.group === '' ? '' : `${storedAs.group}/`}${storedAs.resource}`;
       const served: ServedResource = {
         kind,
-        store: new GenericStore(storage, kind.resource, kind.strategy),
+        store: new GenericStore(kindStorage, kind.resource, kind.strategy, keyRoot),
         fields: fieldManagers(kind),
       };
       this.list.push(served);
@@ -80,7 +88,7 @@ export class ServedResources {
       if (alias === undefined) continue;
       const aliased: ServedResource = {
         kind: alias,
-        store: new GenericStore(storage, alias.resource, alias.strategy, served.store.keyRoot),
+        store: new GenericStore(kindStorage, alias.resource, alias.strategy, served.store.keyRoot),
         fields: fieldManagers(alias),
         aliasOf: served,
       };

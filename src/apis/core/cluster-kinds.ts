@@ -2,7 +2,9 @@
 
 import type { NamingProfile } from '../../naming/profile.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
+import { eventKind } from './event.ts';
+import { nodeKind } from './node.ts';
 
-export function clusterCoreKinds(_profile: NamingProfile): KindDefinition[] {
-  return [];
+export function clusterCoreKinds(profile: NamingProfile): KindDefinition[] {
+  return [nodeKind(profile), eventKind(profile)];
 }
