@@ -1,14 +1,21 @@
 // The Node authorizer and NodeRestriction on a running server (default modes Node,RBAC), asked by
 // clients holding node certificates: a node reads its own Node and not another's, patches only its
 // own status, keeps only its own Lease, and reads a Secret only while a Pod bound to it names it
-// (the graph follows the watch cache as the Pod binds and goes).
+// (the graph follows the watch cache as the Pod binds and goes). The feed's list-then-watch loop is
+// also driven over a scripted store: watch events follow the first list, and an ended watch leads
+// to a relist whose set replaces the old one (a Pod deleted while nothing watched leaves the graph).
 
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
+import { createNodeAuthorizer } from '../auth/authz/node/create.ts';
+import type { ApiObject } from '../machinery/object.ts';
 import { nodeLeaseNamespace } from '../naming/node-agents.ts';
 import { groupName, namingProfile } from '../naming/profile.ts';
+import type { WireWatchEvent } from '../registry/generic-store.ts';
+import { servedNodeGraphSource } from './node-graph-feed.ts';
 import { componentClientCertificate } from './pki/component-client.ts';
+import type { ServedResources } from './served-resources.ts';
 import { startTestApiServer, type TestApiServer } from './testing/http-client.ts';
 import { waitFor } from './testing/wait-for.ts';
 
@@ -164,5 +171,100 @@ describe('Node authorizer and NodeRestriction on a server', () => {
       (r) => r.status === 403,
       'the Secret to become unreadable once the Pod is gone',
     );
+  });
+});
+
+const pod = (name: string, nodeName: string): ApiObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { namespace: 'ns', name, uid: name },
+  spec: {
+    nodeName,
+    containers: [{ name: 'c' }],
+    volumes: [{ name: 'v', secret: { secretName: `s-${name}` } }],
+  },
+});
+
+/** A pods store whose lists answer `items` and whose watches deliver what the test pushes. */
+function scriptedPods() {
+  let items: ApiObject[] = [];
+  let push: ((e: WireWatchEvent | null) => void) | undefined;
+  let lists = 0;
+  const store = {
+    async list() {
+      lists++;
+      return { items: [...items], metadata: { resourceVersion: String(lists) } };
+    },
+    watch() {
+      const queue: (WireWatchEvent | null)[] = [];
+      let wake: (() => void) | undefined;
+      push = (e) => {
+        queue.push(e);
+        wake?.();
+      };
+      return {
+        stop: () => push?.(null),
+        async *[Symbol.asyncIterator]() {
+          for (;;) {
+            while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+            const e = queue.shift();
+            if (e === null || e === undefined) return;
+            yield e;
+          }
+        },
+      };
+    },
+  };
+  // Only what the feed touches of ServedResources: lookup of the pods resource's store.
+  const served = {
+    lookup: (_g: string, _v: string, resource: string) => (resource === 'pods' ? { store } : undefined),
+  } as unknown as ServedResources;
+  return {
+    served,
+    setItems: (next: ApiObject[]) => {
+      items = next;
+    },
+    send: (e: WireWatchEvent | null) => push?.(e),
+    lists: () => lists,
+  };
+}
+
+describe('node graph feed', () => {
+  it('lists, follows the watch, and relists after the watch ends', async () => {
+    const s = scriptedPods();
+    s.setItems([pod('p1', 'n1')]);
+    const h = createNodeAuthorizer(servedNodeGraphSource(s.served), namingProfile('spec'));
+    try {
+      await h.synced;
+      assert.ok(h.graph.pathToNode('n1', 'secret', 'ns', 's-p1').found);
+      s.send({ type: 'ADDED', object: pod('p2', 'n2') });
+      await waitFor(
+        () => h.graph.pathToNode('n2', 'secret', 'ns', 's-p2').found,
+        (v) => v,
+        'the watched Pod in the graph',
+      );
+      s.send({ type: 'DELETED', object: pod('p2', 'n2') });
+      await waitFor(
+        () => h.graph.has('pod', 'ns', 'p2'),
+        (v) => !v,
+        'the deleted Pod gone',
+      );
+      // p1 goes while the watch is down: the relist's set drops it.
+      s.setItems([pod('p3', 'n1')]);
+      s.send(null);
+      await waitFor(
+        () => s.lists(),
+        (n) => n >= 2,
+        'a relist',
+      );
+      await waitFor(
+        () => h.graph.has('pod', 'ns', 'p1'),
+        (v) => !v,
+        'the Pod missing from the relist gone',
+      );
+      assert.ok(h.graph.pathToNode('n1', 'secret', 'ns', 's-p3').found);
+    } finally {
+      h.stop();
+    }
   });
 });
