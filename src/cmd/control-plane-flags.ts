@@ -2,7 +2,8 @@
 // it, the controller manager's configuration flags as the controller manager program takes them,
 // and the manager's program flags under a `controller-manager-` prefix (its --config and its own
 // secure port, off by default in one process). The manager's client-configuration flag is refused:
-// in one process the manager connects over loopback with its own certificate.
+// in one process the manager connects over loopback with its own certificate. --simulated-nodes
+// adds simulated nodes and their scheduler (3 by default here; the library call's default is none).
 
 import { controllerManagerFlags } from '../controllers/manager/config/index.ts';
 import { controllerManagerNames } from '../naming/index.ts';
@@ -14,11 +15,25 @@ import {
   controllerManagerProgramFlags,
   namingFromArgv,
 } from './controller-manager-flags.ts';
-import { FlagError, type FlagSpec, parseFlagsGiven, usage } from './flag-parser.ts';
+import { FlagError, type FlagSpec, flag, parseFlagsGiven, usage } from './flag-parser.ts';
 
 const PREFIX = 'controller-manager-';
 const DESCRIPTION =
   'The whole control plane in one process: the API server (on its embedded store by default) and the controller manager.';
+
+/** What a newcomer gets: a few nodes, so a Deployment's Pods run. */
+export const DEFAULT_SIMULATED_NODES = 3;
+
+const SIMULATED_NODES = flag<number>({
+  name: 'simulated-nodes',
+  arg: '<n>',
+  description: `simulated nodes to register, with a scheduler binding Pods to them; 0 for none (default ${DEFAULT_SIMULATED_NODES})`,
+  parse: (v) => {
+    if (!/^[0-9]+$/.test(v) || Number(v) > 10_000) throw new Error('must be a whole number from 0 to 10000');
+    return Number(v);
+  },
+  default: DEFAULT_SIMULATED_NODES,
+});
 
 function flagsFor(profile: NamingProfile): {
   all: FlagSpec[];
@@ -26,7 +41,12 @@ function flagsFor(profile: NamingProfile): {
 } {
   const config = controllerManagerFlags(profile).filter((f) => f.name !== profile.clientConfig);
   return {
-    all: [...apiserverFlagSpecs(), ...controllerManagerProgramFlags(PREFIX), ...(config as FlagSpec[])],
+    all: [
+      ...apiserverFlagSpecs(),
+      ...controllerManagerProgramFlags(PREFIX),
+      ...(config as FlagSpec[]),
+      SIMULATED_NODES,
+    ],
     config,
   };
 }
@@ -62,5 +82,5 @@ export function parseControlPlaneFlags(argv: readonly string[], name: string): C
   if (!given.has(controllerManagerNames(profile).flags.apiQps) && !fromFile && controllerManager.config) {
     controllerManager.config.Generic.ClientConnection.qps = LOOPBACK_QPS;
   }
-  return { server, controllerManager };
+  return { server, controllerManager, simulatedNodes: values['simulated-nodes'] as number };
 }

@@ -2,8 +2,11 @@
 // starts. The manager still goes through the API over a loopback connection, authenticated by a
 // client certificate for its own user (system:<prefix>controller-manager, signed in memory by the
 // data directory's CA), so authentication, authorization and admission apply to it exactly as to a
-// separate process.
+// separate process. With `simulatedNodes`, that many simulated nodes and their scheduler join it
+// (nodeagent/), each with its own client certificate from the same CA.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { restOptionsFromPlatconfig } from '../client/config.ts';
 import { StaticCredentialSource } from '../client/credentials.ts';
 import { defaultPlatControllerManagerConfiguration } from '../controllers/manager/config/defaults.ts';
@@ -13,6 +16,7 @@ import type {
 } from '../controllers/manager/controller-manager.ts';
 import { startControllerManager } from '../controllers/manager/controller-manager.ts';
 import { componentName, namingProfile } from '../naming/profile.ts';
+import { type SimulatedNodesHandle, startSimulatedNodes } from '../nodeagent/simulated-nodes.ts';
 import type { ServerOptions } from '../server/options.ts';
 import { componentClientCertificate } from '../server/pki/component-client.ts';
 import { type ServerHandle, startServer } from '../server/server.ts';
@@ -24,15 +28,19 @@ export interface ControlPlaneOptions {
    * true, and without a configuration the client's rate limit is off (LOOPBACK_QPS).
    */
   controllerManager?: Omit<ControllerManagerOptions, 'platconfig' | 'connection' | 'master' | 'profile'>;
+  /** Simulated nodes to register, with the scheduler that binds Pods to them (default 0: none). */
+  simulatedNodes?: number;
 }
 
 export interface ControlPlaneHandle {
   server: ServerHandle;
   controllerManager: ControllerManagerHandle;
+  /** The simulated nodes, when asked for. */
+  simulatedNodes: SimulatedNodesHandle | undefined;
   /** The API server's address. */
   url: string;
   adminConfigPath: string;
-  /** Stops the manager, then the server. */
+  /** Stops the simulated nodes, then the manager, then the server. */
   stop(): Promise<void>;
 }
 
@@ -42,6 +50,18 @@ export interface ControlPlaneHandle {
  * server's own in-flight limits do that, and 10,000 dependents to collect would take 500 s.
  */
 export const LOOPBACK_QPS = -1;
+
+/** An error reporter that writes each distinct message once. */
+function onceEach(write: (text: string) => void): (err: unknown, who: string) => void {
+  const seen = new Set<string>();
+  return (err, who) => {
+    const text = `simulated node ${who}: ${err instanceof Error ? err.message : String(err)}`;
+    if (seen.size < 1000 && !seen.has(text)) {
+      seen.add(text);
+      write(text);
+    }
+  };
+}
 
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlaneHandle> {
   const profile = namingProfile(options.server.naming ?? 'spec');
@@ -77,14 +97,39 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       },
       clientCA: options.controllerManager?.clientCA ?? own.caPem,
     });
+    let nodes: SimulatedNodesHandle | undefined;
+    if ((options.simulatedNodes ?? 0) > 0) {
+      try {
+        const { credentials: _admin, ...connection } = restOptionsFromPlatconfig(server.adminConfigPath, {
+          profile,
+        });
+        nodes = await startSimulatedNodes({
+          count: options.simulatedNodes ?? 0,
+          profile,
+          connection: { ...connection, qps: LOOPBACK_QPS },
+          clientCA: {
+            certPem: readFileSync(join(options.server.dataDir, 'ca.crt'), 'utf8'),
+            keyPem: readFileSync(join(options.server.dataDir, 'ca.key'), 'utf8'),
+          },
+          // The API stays up whatever the nodes meet; they keep retrying, and say what failed once.
+          waitForRegistration: false,
+          onError: onceEach((text) => process.stderr.write(`${text}\n`)),
+        });
+      } catch (err) {
+        await controllerManager.stop();
+        throw err;
+      }
+    }
     let stopping: Promise<void> | undefined;
     return {
       server,
       controllerManager,
+      simulatedNodes: nodes,
       url: server.url,
       adminConfigPath: server.adminConfigPath,
       stop() {
         stopping ??= (async () => {
+          await nodes?.stop();
           await controllerManager.stop();
           await server.stop();
         })();

@@ -7,7 +7,7 @@
 import type { ApiClient, Clock, ClockTimer, ResourceClient, SharedInformer } from '../client/api.ts';
 import { SharedIndexInformer } from '../client/informers/shared-informer.ts';
 import { formatMicroTime, type Lease, leaseResource } from '../client/leader-election/lease-lock.ts';
-import { realClock } from '../client/work-queue/clock.ts';
+import { realClock, sleep } from '../client/work-queue/clock.ts';
 import { simulatedNodeNames } from '../naming/simulated-nodes.ts';
 import { nodeLabels, nodeObject, nodeStatus, nodeStatusChanged, type SimulatedNode } from './node-object.ts';
 import { isConflict, isNotFound, NODES, type Node, statusCode } from './objects.ts';
@@ -33,6 +33,9 @@ export const DEFAULT_HEARTBEAT_TIMING: HeartbeatTiming = {
   retryMs: 200,
 };
 
+/** Upstream's agent waits at most this long between registration attempts. */
+const REGISTER_BACKOFF_MAX_MS = 7_000;
+
 export interface HeartbeatOptions {
   client: ApiClient;
   node: SimulatedNode;
@@ -54,6 +57,7 @@ export class NodeHeartbeat {
   private statusTimer: ClockTimer | undefined;
   private leaseRetry = 0;
   private stopped = false;
+  private readonly abort = new AbortController();
 
   constructor(private readonly o: HeartbeatOptions) {
     this.clock = o.clock ?? realClock;
@@ -68,9 +72,25 @@ export class NodeHeartbeat {
     });
   }
 
-  /** Registers the Node and starts the loops; resolves once the Node exists. */
+  /**
+   * Registers the Node, retrying failures as upstream's agent does (backoff doubling to 7 s), then
+   * starts the loops. Resolves once the Node is registered, or when stopped first.
+   */
   async start(): Promise<void> {
-    await this.register();
+    for (
+      let delay = this.timing.retryMs;
+      !this.stopped;
+      delay = Math.min(delay * 2, REGISTER_BACKOFF_MAX_MS)
+    ) {
+      try {
+        await this.register();
+        break;
+      } catch (err) {
+        this.report(err);
+        await sleep(this.clock, delay, this.abort.signal);
+      }
+    }
+    if (this.stopped) return;
     this.lastReport = this.clock.now();
     this.informer.start();
     await this.renewLease();
@@ -83,6 +103,7 @@ export class NodeHeartbeat {
 
   stop(): void {
     this.stopped = true;
+    this.abort.abort();
     this.leaseTimer?.cancel();
     this.statusTimer?.cancel();
     this.informer.stop();

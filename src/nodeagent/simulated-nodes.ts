@@ -43,6 +43,11 @@ export interface SimulatedNodesOptions {
   clock?: Clock;
   timing?: Partial<HeartbeatTiming>;
   stopDelayMs?: number;
+  /**
+   * Whether the call waits until every Node is registered (default true). Registration is retried
+   * until it succeeds either way; failures go to onError.
+   */
+  waitForRegistration?: boolean;
   onError?(err: unknown, who: string): void;
 }
 
@@ -122,7 +127,8 @@ export async function startSimulatedNodes(options: SimulatedNodesOptions): Promi
           onError,
         });
         heartbeats.push(heartbeat);
-        await heartbeat.start();
+        const registered = heartbeat.start();
+        if (options.waitForRegistration ?? true) await registered;
         const agent = new NodeAgent({
           client,
           node,
