@@ -15,6 +15,7 @@ export type {
   ControllerManagerOptions,
 } from './controllers/manager/controller-manager.ts';
 export { startControllerManager } from './controllers/manager/controller-manager.ts';
+export * from './nodeagent/index.ts';
 export type { ServerOptions } from './server/options.ts';
 export type { ServerHandle } from './server/server.ts';
 export { startServer } from './server/server.ts';
