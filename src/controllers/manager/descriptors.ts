@@ -4,9 +4,11 @@
 import { bootstrapSignerDescriptor } from '../bootstrap-signer/index.ts';
 import { clusterRoleAggregationControllerDescriptor } from '../clusterrole-aggregation/index.ts';
 import type { ControllerDescriptor } from '../controller.ts';
+import { deploymentControllerDescriptor } from '../deployment/index.ts';
 import { garbageCollectorControllerDescriptor } from '../garbage-collector/index.ts';
 import { legacyServiceAccountTokenCleanerDescriptor } from '../legacy-serviceaccount-token-cleaner/index.ts';
 import { namespaceControllerDescriptor } from '../namespace/index.ts';
+import { replicaSetControllerDescriptor } from '../replicaset/index.ts';
 import { rootCACertPublisherDescriptor } from '../root-ca-cert-publisher/index.ts';
 import { serviceAccountControllerDescriptor } from '../serviceaccount/index.ts';
 import { serviceAccountTokenControllerDescriptor } from '../serviceaccount-token/index.ts';
@@ -23,5 +25,7 @@ export function allControllerDescriptors(): ControllerDescriptor[] {
     bootstrapSignerDescriptor,
     tokenCleanerDescriptor,
     legacyServiceAccountTokenCleanerDescriptor,
+    deploymentControllerDescriptor,
+    replicaSetControllerDescriptor,
   ];
 }

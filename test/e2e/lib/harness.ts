@@ -29,11 +29,12 @@ export interface TestServer {
 /**
  * The control plane as users start it: the API server and the controller manager in one process.
  * `controllers: false` starts the API server alone, for a server whose authorization lets no one
- * act (AlwaysDeny), where a manager could never take its lease.
+ * act (AlwaysDeny), where a manager could never take its lease. `simulatedNodes` joins that many
+ * simulated nodes (and their scheduler), for workloads that run.
  */
 export async function startTestServer(
   over: Partial<ServerOptions> = {},
-  { controllers = true }: { controllers?: boolean } = {},
+  { controllers = true, simulatedNodes = 0 }: { controllers?: boolean; simulatedNodes?: number } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-e2e-'));
   if (!controllers) {
@@ -51,6 +52,7 @@ export async function startTestServer(
   const plane = await startControlPlane({
     server: { dataDir: dir, securePort: 0, ...over },
     controllerManager: { log: { info: () => undefined, error: () => undefined } },
+    simulatedNodes,
   });
   await plane.controllerManager.leading;
   return {
