@@ -1,7 +1,8 @@
-// Sub-resources that only create and store nothing: a POST whose body is another kind and whose
-// answer is computed from it and the objects it names (serviceaccounts/token takes a TokenRequest
-// and answers it with a token). Views (kind.ts) read and write part of the parent; actions leave
-// every stored object as it was. A kind declares its actions by sub-resource name; the server
+// Sub-resources that only create: a POST whose body is another kind and whose answer is computed
+// from it and the objects it names (serviceaccounts/token takes a TokenRequest and answers it with
+// a token). Views (kind.ts) read and write part of the parent in another shape; most actions leave
+// every stored object as it was, and those that act on their parent (a Pod's binding and eviction)
+// do it through the parent's own store, with its rules. A kind declares its actions by sub-resource name; the server
 // routes `create` on such a sub-resource to the action.
 
 import type { ApiObject } from '../machinery/object.ts';
@@ -24,6 +25,28 @@ export interface SubresourceActionRequest {
   ): Promise<ApiObject | undefined>;
   /** Adds a warning for the client (a Warning header). */
   warn(text: string): void;
+  /** The request's dryRun query parameter asked for no change to be stored. */
+  dryRun?: boolean;
+  /**
+   * Writes the parent object through its store, as a write of sub-resource `subresource` (the
+   * strategy's rules for it apply): `change` gets the current object and answers the next one.
+   * For actions that change their parent (a Pod's binding).
+   */
+  updateParent?(
+    change: (current: ApiObject) => ApiObject,
+    subresource: string,
+    opts?: { dryRun?: boolean },
+  ): Promise<ApiObject>;
+  /** Deletes the parent object as a DELETE of it would (a Pod's eviction). */
+  deleteParent?(opts: ParentDeleteOptions): Promise<ApiObject>;
+}
+
+/** What a DeleteOptions says, for an action that deletes its parent. */
+export interface ParentDeleteOptions {
+  dryRun?: boolean;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
 }
 
 export interface SubresourceAction {

@@ -1,7 +1,9 @@
 // POST to a sub-resource that only creates (registry/subresource-action.ts): the body is decoded as
 // the action's kind, in the group the client named (the profile's or upstream's, which stock
 // clients hard-code), the action answers, and the answer goes back with 201 in that same group.
-// Nothing is stored, so there is no dry run, field manager or resourceVersion to honour.
+// Actions that store nothing have no dry run, field manager or resourceVersion to honour; those that
+// change or delete their parent (a Pod's binding, eviction) do it through the parent's store, which
+// the request hands them.
 
 import { negotiateInput } from '../../codec/negotiation.ts';
 import { DecodeError } from '../../codec/serializers.ts';
@@ -15,6 +17,7 @@ import { writeEncoded } from '../respond.ts';
 import { addWarnings } from '../warnings.ts';
 import { readBody } from './body.ts';
 import { codecsOf, type HandlerEnv, type Target } from './env.ts';
+import { dryRunOf } from './options.ts';
 import { chooseOutput } from './output.ts';
 
 async function decodeBody(
@@ -91,6 +94,10 @@ export async function handleAction(
       }
     },
     warn: (text) => addWarnings(ctx.warnings, [text]),
+    dryRun: ctx.query.getAll('dryRun').length > 0 ? dryRunOf(ctx, env, 'CreateOptions') : false,
+    updateParent: (change, subresource, opts) =>
+      t.served.store.patch(t.namespace, t.name, change, { subresource, dryRun: opts?.dryRun }),
+    deleteParent: (opts) => t.served.store.delete(t.namespace, t.name, opts),
   });
   writeEncoded(ctx, 201, answer, choice.serializer);
 }

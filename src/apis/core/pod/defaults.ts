@@ -59,7 +59,11 @@ function defaultVolume(v: unknown): void {
 export function defaultPodTemplate(template: unknown): void {
   if (!isObj(template)) return;
   if (!isObj(template.spec)) return;
-  const spec = template.spec;
+  defaultPodSpec(template.spec);
+}
+
+/** The defaults every PodSpec gets, in a Pod or in a template. */
+export function defaultPodSpec(spec: Obj): void {
   setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
   setDefault(spec, 'dnsPolicy', 'ClusterFirst');
@@ -67,6 +71,8 @@ export function defaultPodTemplate(template: unknown): void {
   setDefault(spec, 'schedulerName', 'default-scheduler');
   for (const c of Array.isArray(spec.containers) ? spec.containers : []) defaultContainer(c);
   for (const c of Array.isArray(spec.initContainers) ? spec.initContainers : []) defaultContainer(c);
+  for (const c of Array.isArray(spec.ephemeralContainers) ? spec.ephemeralContainers : [])
+    defaultContainer(c);
   for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) defaultVolume(v);
 }
 
@@ -74,4 +80,53 @@ export function defaultPodTemplate(template: unknown): void {
 export function templateOf(obj: ApiObject): Obj | undefined {
   const spec = obj.spec;
   return isObj(spec) && isObj(spec.template) ? spec.template : undefined;
+}
+
+/** A container's limits copied into its requests where a request is missing (Pods only, not templates). */
+function requestsFromLimits(c: unknown): void {
+  if (!isObj(c) || !isObj(c.resources) || !isObj(c.resources.limits)) return;
+  const requests = isObj(c.resources.requests) ? c.resources.requests : {};
+  for (const [name, q] of Object.entries(c.resources.limits)) if (!(name in requests)) requests[name] = q;
+  c.resources.requests = requests;
+}
+
+/**
+ * Fills a Pod's defaults in place: its spec's, plus what upstream fills for Pods alone (requests from
+ * limits, service links, host ports on the host network, the deprecated serviceAccount mirror) and
+ * what its admission leaves on every Pod (priority 0 without a priority class).
+ */
+export function defaultPod(obj: ApiObject): void {
+  if (!isObj(obj.spec)) obj.spec = {};
+  const spec = obj.spec as Obj;
+  defaultPodSpec(spec);
+  const all = [
+    ...(Array.isArray(spec.containers) ? spec.containers : []),
+    ...(Array.isArray(spec.initContainers) ? spec.initContainers : []),
+  ];
+  for (const c of all) requestsFromLimits(c);
+  setDefault(spec, 'enableServiceLinks', true);
+  if (spec.hostNetwork === true) {
+    for (const c of all) {
+      for (const port of isObj(c) && Array.isArray(c.ports) ? c.ports : []) {
+        if (isObj(port) && (port.hostPort === undefined || port.hostPort === 0))
+          port.hostPort = port.containerPort;
+      }
+    }
+  }
+  // The ServiceAccount admission names the namespace's default account when none is given.
+  if ((spec.serviceAccountName ?? '') === '' && (spec.serviceAccount ?? '') === '')
+    spec.serviceAccountName = 'default';
+  // The deprecated field mirrors serviceAccountName, which it fills when only it was given.
+  if (
+    (spec.serviceAccountName ?? '') === '' &&
+    typeof spec.serviceAccount === 'string' &&
+    spec.serviceAccount !== ''
+  )
+    spec.serviceAccountName = spec.serviceAccount;
+  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '')
+    spec.serviceAccount = spec.serviceAccountName;
+  if ((spec.priorityClassName ?? '') === '') {
+    setDefault(spec, 'priority', 0);
+    setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
+  }
 }

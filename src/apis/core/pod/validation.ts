@@ -6,12 +6,18 @@ import {
   duplicate,
   type FieldError,
   type FieldPath,
+  forbidden,
   invalid,
   notFound,
   notSupported,
   required,
 } from '../../../machinery/field-errors.ts';
-import { inclusiveRangeError, isDNS1123Label } from '../../../machinery/validation/names.ts';
+import {
+  inclusiveRangeError,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+} from '../../../machinery/validation/names.ts';
+import { validateResourceRequirements } from './resource-validation.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -80,6 +86,7 @@ function validateContainer(c: unknown, path: FieldPath, volumes: Set<string>, er
     }
     envNames.add(String(e.name));
   });
+  errs.push(...validateResourceRequirements(c.resources, path.child('resources')));
   const mountPaths = new Set<string>();
   arr(c.volumeMounts).forEach((m, i) => {
     if (!isObj(m)) return;
@@ -110,6 +117,70 @@ function validateContainers(
   });
 }
 
+/** Fields an ephemeral container may not set: it must not be relied on for the pod's own service. */
+const NOT_FOR_EPHEMERAL = [
+  'ports',
+  'resources',
+  'resizePolicy',
+  'lifecycle',
+  'livenessProbe',
+  'readinessProbe',
+  'startupProbe',
+  'restartPolicy',
+  'restartPolicyRules',
+];
+
+const isZero = (v: unknown): boolean =>
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (isObj(v) && Object.values(v).every(isZero));
+
+/**
+ * Ephemeral containers: valid as containers, named uniquely across every container of the pod,
+ * targeting a regular or init container that exists, and without the fields a debugging container
+ * has no use for.
+ */
+function validateEphemeralContainers(
+  spec: Obj,
+  path: FieldPath,
+  volumes: Set<string>,
+  names: Set<string>,
+  errs: FieldError[],
+): void {
+  const others = new Set(names);
+  arr(spec.ephemeralContainers).forEach((c, i) => {
+    if (!isObj(c)) return;
+    const p = path.index(i);
+    validateContainer(c, p, volumes, errs);
+    if (typeof c.name === 'string' && c.name !== '') {
+      if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
+      names.add(c.name);
+    }
+    if (
+      typeof c.targetContainerName === 'string' &&
+      c.targetContainerName !== '' &&
+      !others.has(c.targetContainerName)
+    ) {
+      errs.push(notFound(p.child('targetContainerName'), c.targetContainerName));
+    }
+    for (const field of NOT_FOR_EPHEMERAL) {
+      if (!isZero(c[field])) errs.push(forbidden(p.child(field), 'cannot be set for an Ephemeral Container'));
+    }
+    arr(c.volumeMounts).forEach((m, j) => {
+      if (isObj(m) && typeof m.subPath === 'string' && m.subPath !== '') {
+        errs.push(
+          forbidden(
+            p.child('volumeMounts').index(j).child('subPath'),
+            'cannot be set for an Ephemeral Container',
+          ),
+        );
+      }
+    });
+  });
+}
+
 /** Errors of a PodTemplateSpec's spec at `path` (`spec.template.spec`). */
 export function validatePodSpec(spec: unknown, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -131,6 +202,12 @@ export function validatePodSpec(spec: unknown, path: FieldPath): FieldError[] {
   const names = new Set<string>();
   validateContainers(spec.containers, path.child('containers'), volumes, names, errs);
   validateContainers(spec.initContainers, path.child('initContainers'), volumes, names, errs);
+  validateEphemeralContainers(spec, path.child('ephemeralContainers'), volumes, names, errs);
+  if (typeof spec.nodeName === 'string' && spec.nodeName !== '') {
+    for (const msg of isDNS1123Subdomain(spec.nodeName)) {
+      errs.push(invalid(path.child('nodeName'), spec.nodeName, msg));
+    }
+  }
   if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(String(spec.restartPolicy))) {
     errs.push(notSupported(path.child('restartPolicy'), spec.restartPolicy, RESTART_POLICIES));
   }
