@@ -162,6 +162,13 @@ const FLAGS: FlagSpec[] = [
     default: 5 * 60_000,
   }),
   flag({
+    name: 'event-ttl',
+    arg: '<duration>',
+    description: 'amount of time to retain events',
+    parse: duration,
+    default: 60 * 60_000,
+  }),
+  flag({
     name: 'min-request-timeout',
     arg: '<seconds>',
     description: 'a watch without timeoutSeconds ends between this and twice this many seconds',
@@ -257,6 +264,7 @@ export function serverOptionsFrom(f: FlagValues, given: ReadonlySet<string>): Se
     watchCache: f['watch-cache'] as boolean,
     compactionIntervalMs: f['etcd-compaction-interval'] as number,
     minRequestTimeoutSeconds: f['min-request-timeout'] as number,
+    eventTtlMs: f['event-ttl'] as number,
     authorizationModes: f['authorization-mode'] as AuthorizationMode[] | undefined,
     featureGates: f['feature-gates'] as Record<string, boolean>,
     livezGracePeriodMs: f['livez-grace-period'] as number,

@@ -17,6 +17,8 @@ export interface ServerOptions {
    * the SQLite store compacts what is older, and the watch cache replays no further back.
    */
   compactionIntervalMs?: number;
+  /** How long an Event lives after its last write (`--event-ttl`, default 1 hour). */
+  eventTtlMs?: number;
   /** A watch without timeoutSeconds ends after a random time between this and twice this (`--min-request-timeout`). */
   minRequestTimeoutSeconds?: number;
   bindAddress?: string;
@@ -81,4 +83,5 @@ export const DEFAULTS = {
   watchCache: true,
   compactionIntervalMs: 5 * 60_000,
   minRequestTimeoutSeconds: 1800,
+  eventTtlMs: 60 * 60_000,
 } as const;

@@ -31,6 +31,7 @@ import { servedRbacSource } from './authz-feed.ts';
 import { serverCodecs } from './codecs.ts';
 import { compose, type RequestContext } from './context.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
+import { expireServedEvents } from './event-expiry.ts';
 import { featureGates } from './feature-gates.ts';
 import { buildFilterChain } from './filters/index.ts';
 import { resolveGroupAlias } from './group-aliases.ts';
@@ -391,6 +392,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       (err: Error) => rbacHook.fail(err),
     )
     .then(() => rbacCaughtUp(rbacHandle, served, profile).catch(() => undefined));
+  const eventExpiry = expireServedEvents(served, options.eventTtlMs ?? DEFAULTS.eventTtlMs);
 
   const adminConfig = renderClientConfig({
     clusterName: componentName(profile, 'apiserver'),
@@ -420,6 +422,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         closing.abort();
         await listener.close(options.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs);
         await ready;
+        await eventExpiry?.stop();
         authentication.close();
         authorization.close();
         rbacHandle.stop();
