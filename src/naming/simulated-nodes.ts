@@ -4,7 +4,7 @@
 // agent's version, the annotation a user sets to make a simulated container exit, and the users
 // the scheduler and the agents authenticate as.
 
-import { componentName, labelKey, type NamingProfile } from './profile.ts';
+import { componentName, labelKey, type NamingProfile, namingProfile } from './profile.ts';
 
 export interface NodeConditionWords {
   readonly reason: string;
@@ -25,8 +25,12 @@ export interface SimulatedNodeNames {
   readonly memoryPressure: NodeConditionWords;
   readonly diskPressure: NodeConditionWords;
   readonly pidPressure: NodeConditionWords;
-  /** NodeSystemInfo's field holding the agent's version (upstream `kubeletVersion`). */
+  /**
+   * NodeSystemInfo's fields holding the agent's and the proxy's versions: wire names, upstream's
+   * under every profile, as the Node schema serves them and stock clients read them.
+   */
   readonly versionField: string;
+  readonly proxyVersionField: string;
   /** Set on a Pod whose restartPolicy lets it complete: its containers exit with that code. */
   readonly simulatedExitCodeAnnotation: string;
   /** The scheduler's user, bound to its ClusterRole by the bootstrap policy. */
@@ -39,6 +43,8 @@ export interface SimulatedNodeNames {
   readonly nodeUserPrefix: string;
   readonly nodesGroup: string;
 }
+
+const UPSTREAM = namingProfile('upstream');
 
 function capital(s: string): string {
   return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
@@ -61,7 +67,8 @@ export function simulatedNodeNames(profile: NamingProfile): SimulatedNodeNames {
     },
     diskPressure: { reason: `${Agent}HasNoDiskPressure`, message: `${agent} has no disk pressure` },
     pidPressure: { reason: `${Agent}HasSufficientPID`, message: `${agent} has sufficient PID available` },
-    versionField: `${agent}Version`,
+    versionField: `${UPSTREAM.nodeAgent}Version`,
+    proxyVersionField: `${UPSTREAM.componentPrefix.replace(/-$/, '')}ProxyVersion`,
     simulatedExitCodeAnnotation: labelKey(profile, 'simulated-exit-code'),
     schedulerUser: `system:${componentName(profile, 'scheduler')}`,
     unschedulableTaint: `node.${profile.labelDomain}/unschedulable`,

@@ -159,6 +159,8 @@ export function nodeStatus(
       osImage: 'Simulated node',
       containerRuntimeVersion: `simulated://${agentVersion().slice(1)}`,
       [n.versionField]: agentVersion(),
+      // Deprecated upstream and left empty by its agent.
+      [n.proxyVersionField]: '',
       operatingSystem: 'linux',
       architecture: arch(),
     },
