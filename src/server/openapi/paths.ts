@@ -238,11 +238,15 @@ export function pathItems(k: KindDefinition): PathItem[] {
     // Deleting a sub-resource is not a thing; only reads and writes of it are described.
     const writable = subVerbs.filter((v) => v !== 'delete');
     const view = k.views?.[sub];
-    const bodyKind = view === undefined ? k : viewKindOf(view);
+    const action = k.actions?.[sub];
+    const shaped = view ?? action;
+    const bodyKind = shaped === undefined ? k : viewKindOf(shaped);
+    // An action (pods/binding, serviceaccounts/token) is a POST to the object's sub-resource path.
+    const verbs = action === undefined ? OBJECT_VERBS : { ...OBJECT_VERBS, create: COLLECTION_VERBS.create };
     items.push({
       path: `${base}/{name}/${sub}`,
       pathParams: itemParams,
-      operations: operations(bodyKind, OBJECT_VERBS, writable, scope, suffix, `${sub} of ${specified}`),
+      operations: operations(bodyKind, verbs, writable, scope, suffix, `${sub} of ${specified}`),
       kind: bodyKind,
     });
   }
@@ -271,7 +275,7 @@ QUERY_PARAMS.force = { type: 'boolean', description: 'Force is going to "force" 
  * A sub-resource view as a kind of its own, for its definition and the operations that carry it
  * (a Deployment's scale operations read and write autoscaling/v1 Scale). It has no list.
  */
-export function viewKindOf(view: SubresourceView): DescribedKind {
+export function viewKindOf(view: Pick<SubresourceView, 'schema'>): DescribedKind {
   const { group, version, kind } = view.schema;
   return {
     resource: {
@@ -293,7 +297,7 @@ export function viewKindOf(view: SubresourceView): DescribedKind {
 export function viewKinds(kinds: readonly KindDefinition[]): DescribedKind[] {
   const seen = new Map<string, DescribedKind>();
   for (const k of kinds) {
-    for (const view of Object.values(k.views ?? {})) {
+    for (const view of [...Object.values(k.views ?? {}), ...Object.values(k.actions ?? {})]) {
       const { group, version, kind } = view.schema;
       seen.set(`${group}/${version}/${kind}`, viewKindOf(view));
     }
