@@ -19,6 +19,7 @@ import { writeResult } from './lib/results.ts';
 import type { Scenario } from './lib/scenario.ts';
 import { startupScenario } from './startup/index.ts';
 import { storageScenario } from './storage/index.ts';
+import { rolloutScenario } from './workloads/index.ts';
 
 const SCENARIOS: Scenario[] = [
   storageScenario,
@@ -28,6 +29,7 @@ const SCENARIOS: Scenario[] = [
   celScenario,
   authzScenario,
   controllersScenario,
+  rolloutScenario,
   ...apiScenarios,
 ];
 
