@@ -17,6 +17,7 @@ import { PODS } from '../controller-support.ts';
 import { MemoryLog } from '../garbage-collector/testing.ts';
 import { controllerRefOf } from '../workload/controller-ref.ts';
 import { DeploymentController } from './controller.ts';
+import { equalIgnoreHash } from './hash.ts';
 import { byCreation } from './replicasets.ts';
 import { DEPLOYMENTS, type Deployment, REPLICA_SETS, type ReplicaSet, rsReplicas } from './types.ts';
 
@@ -179,6 +180,33 @@ export class DeploymentFixture {
       ...cur,
       spec: { ...(cur.spec ?? {}), ...spec },
     } as ApiObject as Deployment);
+  }
+
+  /**
+   * Edits the template (when given) and syncs, with every ReplicaSet's Pods becoming ready after
+   * each sync, until the Deployment reports the rollout complete; one more sync follows (the one
+   * that trims the history).
+   */
+  async rollout(name: string, template?: NonNullable<Deployment['spec']>['template']): Promise<void> {
+    this.clock.step(60_000);
+    if (template !== undefined) await this.edit(name, { template });
+    for (let i = 0; i < 30; i++) {
+      await this.syncRetrying(name);
+      await this.simulate('ready');
+      const d = await this.get(name);
+      const progressing = d.status?.conditions?.find((c) => c.type === 'Progressing');
+      const active = (await this.owned(name)).filter((rs) => rsReplicas(rs) > 0);
+      const done =
+        active.length === 1 &&
+        equalIgnoreHash(active[0].spec?.template, d.spec?.template, this.names.podTemplateHashLabel) &&
+        rsReplicas(active[0]) === (d.spec?.replicas ?? 1) &&
+        progressing?.reason === 'NewReplicaSetAvailable';
+      if (done) {
+        await this.syncRetrying(name);
+        return;
+      }
+    }
+    throw new Error(`rollout of ${name} did not complete`);
   }
 
   reasons(): string[] {
