@@ -11,3 +11,4 @@ export * from './group-aliases.ts';
 export * from './node-agents.ts';
 export * from './openapi-extensions.ts';
 export * from './profile.ts';
+export * from './simulated-nodes.ts';
