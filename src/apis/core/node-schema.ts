@@ -1,5 +1,5 @@
 // The Node schema (core/v1): spec and status with upstream's field names, list topology, patch
-// keys and protobuf field numbers (generated.proto of k8s.io/api 1.35).
+// keys and protobuf field numbers (upstream's generated.proto, API 1.35).
 
 import { compileKindSchema } from '../../schema/compile.ts';
 import type { ProtoMarkers, SchemaNode } from '../../schema/types.ts';
