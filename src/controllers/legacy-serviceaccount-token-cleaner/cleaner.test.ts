@@ -93,9 +93,9 @@ describe('legacy service account token cleaner (server)', () => {
   });
   after(async () => h?.stop());
 
-  it('is named as upstream, sees that no Pods are served, and refuses a period that is not positive', async () => {
-    assert.equal(await podsServed({ client: h.client }), false);
-    assert.equal(await podsServed({ client: h.client, discovery: new Discovery(h.client) }), false);
+  it('is named as upstream, sees that Pods are served, and refuses a period that is not positive', async () => {
+    assert.equal(await podsServed({ client: h.client }), true);
+    assert.equal(await podsServed({ client: h.client, discovery: new Discovery(h.client) }), true);
     assert.equal(
       legacyServiceAccountTokenCleanerDescriptor.name,
       'legacy-serviceaccount-token-cleaner-controller',
