@@ -119,6 +119,16 @@ describe('pods over HTTP', () => {
         'spec.containers[0].volumeMounts[0].name',
         'FieldValueNotFound',
       ],
+      [
+        {
+          containers: [
+            { name: 'a', image: 'x:1', ports: [{ containerPort: 80, hostPort: 8080 }] },
+            { name: 'b', image: 'x:1', ports: [{ containerPort: 81, hostPort: 8080 }] },
+          ],
+        },
+        'spec.containers[1].ports[0].hostPort',
+        'FieldValueDuplicate',
+      ],
       [{ restartPolicy: 'Sometimes' }, 'spec.restartPolicy', 'FieldValueNotSupported'],
       [{ dnsPolicy: 'Elsewhere' }, 'spec.dnsPolicy', 'FieldValueNotSupported'],
       [{ activeDeadlineSeconds: 0 }, 'spec.activeDeadlineSeconds', 'FieldValueInvalid'],

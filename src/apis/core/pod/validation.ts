@@ -117,6 +117,20 @@ function validateContainers(
   });
 }
 
+/** Two containers may not claim the same host port (on the same host IP and protocol). */
+function hostPortConflicts(containers: unknown, path: FieldPath, errs: FieldError[]): void {
+  const taken = new Set<string>();
+  arr(containers).forEach((c, ci) => {
+    arr(isObj(c) ? c.ports : undefined).forEach((port, pi) => {
+      if (!isObj(port) || typeof port.hostPort !== 'number' || port.hostPort === 0) return;
+      const key = `${String(port.hostIP ?? '')}/${String(port.protocol ?? '')}/${port.hostPort}`;
+      if (taken.has(key))
+        errs.push(duplicate(path.index(ci).child('ports').index(pi).child('hostPort'), key));
+      taken.add(key);
+    });
+  });
+}
+
 /** Fields an ephemeral container may not set: it must not be relied on for the pod's own service. */
 const NOT_FOR_EPHEMERAL = [
   'ports',
@@ -203,6 +217,7 @@ export function validatePodSpec(spec: unknown, path: FieldPath): FieldError[] {
   validateContainers(spec.containers, path.child('containers'), volumes, names, errs);
   validateContainers(spec.initContainers, path.child('initContainers'), volumes, names, errs);
   validateEphemeralContainers(spec, path.child('ephemeralContainers'), volumes, names, errs);
+  hostPortConflicts(spec.containers, path.child('containers'), errs);
   if (typeof spec.nodeName === 'string' && spec.nodeName !== '') {
     for (const msg of isDNS1123Subdomain(spec.nodeName)) {
       errs.push(invalid(path.child('nodeName'), spec.nodeName, msg));
