@@ -142,4 +142,41 @@ describe('deployment controller: rolling update', () => {
     assert.equal(rss.length, 2);
     assert.equal(rsReplicas(rss[1]), 0);
   });
+
+  it('spreads a resize in the middle of a rollout over the ReplicaSets in proportion', async () => {
+    await f.deployments.create(
+      deploymentObject('grow', {
+        replicas: 10,
+        selector: { matchLabels: { app: 'grow' } },
+        template: podTemplate('img:1', { app: 'grow' }),
+      }),
+    );
+    await f.rollout('grow');
+    f.clock.step(60_000);
+    await f.edit('grow', { template: podTemplate('img:2', { app: 'grow' }) });
+    await f.sync('grow');
+    let [old, fresh] = await f.owned('grow');
+    // 10 + 3 surge: the new one at 3, the old one down by the 2 that may be unavailable.
+    assert.deepEqual([rsReplicas(old), rsReplicas(fresh)], [8, 3]);
+    const before = f.recorder.events.length;
+    await f.edit('grow', { replicas: 20 });
+    await f.sync('grow');
+    [old, fresh] = await f.owned('grow');
+    // 25 allowed (20 + 5 surge), 14 to add: 8 of 13 -> 15, 3 of 13 -> 6, the leftover 4 to the largest.
+    assert.deepEqual([rsReplicas(old), rsReplicas(fresh)], [19, 6]);
+    for (const rs of [old, fresh]) {
+      assert.equal(rs.metadata?.annotations?.[f.names.desiredReplicas], '20');
+      assert.equal(rs.metadata?.annotations?.[f.names.maxReplicas], '25');
+    }
+    assert.deepEqual(
+      f.recorder.events
+        .slice(before)
+        .map((e) => e.message)
+        .sort(),
+      [
+        `Scaled up replica set ${fresh.metadata?.name} from 3 to 6`,
+        `Scaled up replica set ${old.metadata?.name} from 8 to 19`,
+      ],
+    );
+  });
 });
