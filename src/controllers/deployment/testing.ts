@@ -1,6 +1,6 @@
 // Test support for the deployment controller: a fake cluster with informers and a fake clock, a
 // controller whose syncs a test runs one at a time, and a stand-in for the ReplicaSet controller
-// and kubelets that moves ReplicaSet status (Pods created, then ready). Imported by tests only.
+// and node agents that moves ReplicaSet status (Pods created, then ready). Imported by tests only.
 
 import { FakeEventRecorder } from '../../client/events/index.ts';
 import { SharedInformerFactory } from '../../client/informers/factory.ts';
