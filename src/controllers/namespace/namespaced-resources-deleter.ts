@@ -258,7 +258,7 @@ export class NamespacedResourcesDeleter {
   private async podEstimate(namespace: string, deletedAt: number): Promise<number> {
     const pods = await this.o.client.resource(PODS, namespace).list();
     let estimate = 0;
-    for (const pod of pods.items) {
+    for (const pod of pods.items ?? []) {
       const phase = (pod.status as { phase?: unknown } | undefined)?.phase;
       if (phase === 'Succeeded' || phase === 'Failed') continue;
       const grace = (pod.spec as { terminationGracePeriodSeconds?: unknown } | undefined)
