@@ -289,12 +289,20 @@ export class GenericStore {
     const namespaced = this.strategy.namespaced;
     // A selector on metadata alone lets the watch cache select without decoding objects.
     const metadataOnly = fields.requirements.every((r) => META_FIELDS.has(r.field));
+    // Only the fields the selector names are read: a watch cache evaluates this for every watcher
+    // of every event (each node agent watches Pods by its own spec.nodeName), and a field it does
+    // not name counts for nothing in the match.
+    const readers: [string, (obj: ApiObject) => string][] = [];
+    if (extra !== undefined && !metadataOnly) {
+      for (const field of new Set(fields.requirements.map((r) => r.field))) {
+        const read = Object.hasOwn(extra, field) ? extra[field] : undefined;
+        if (read !== undefined) readers.push([field, read]);
+      }
+    }
     const fieldSet = (obj: ApiObject) => {
       const set = objectMetaFieldsSet(obj.metadata, namespaced);
-      if (extra === undefined || metadataOnly) return set;
-      const all: Record<string, string> = { ...set };
-      for (const [name, read] of Object.entries(extra)) all[name] = read(obj);
-      return all;
+      for (const [name, read] of readers) set[name] = read(obj);
+      return set;
     };
     const predicate = (obj: ApiObject) =>
       labels.matches(obj.metadata?.labels) && fields.matches(fieldSet(obj));
