@@ -707,23 +707,17 @@ export class CachedStorage implements Storage {
   }
 }
 
-/** The event a watcher with this predicate sees for a change (watch-queue.ts's rule), or null. */
-function filteredType(ev: CachedEvent, predicate: Predicate | undefined): WatchEvent['type'] | null {
-  if (predicate === undefined) return ev.type;
-  return selectedEventType(
-    ev.type,
-    () => selects(predicate, ev.entry),
-    () => ev.previous !== null && selects(predicate, ev.previous),
-  );
-}
-
 /**
  * One change on its way to every watcher: the event of each type is made once and shared, and
- * watchers whose selectors are the same (a predicate's `key`) share one evaluation of them.
+ * watchers whose selectors are the same (a predicate's `key`) share one evaluation of them. The
+ * object and its previous state are decoded once for every predicate that reads past metadata
+ * (fifty node agents, each watching Pods by its own `spec.nodeName`, have fifty keys).
  */
 class Delivery {
   private readonly events = new Map<WatchEvent['type'], WatchEvent>();
   private readonly typesBySelector = new Map<string, WatchEvent['type'] | null>();
+  /** The previous state, decoded and frozen on first need (predicates only read). */
+  private previous: ApiObject | undefined;
 
   constructor(
     private readonly encoded: EncodedObject,
@@ -732,13 +726,29 @@ class Delivery {
 
   typeFor(ev: CachedEvent, predicate: Predicate | undefined): WatchEvent['type'] | null {
     const key = predicate?.key;
-    if (key === undefined) return filteredType(ev, predicate);
+    if (key === undefined) return this.filteredType(ev, predicate);
     let type = this.typesBySelector.get(key);
     if (type === undefined) {
-      type = filteredType(ev, predicate);
+      type = this.filteredType(ev, predicate);
       this.typesBySelector.set(key, type);
     }
     return type;
+  }
+
+  /** The event a watcher with this predicate sees for the change (watch-queue.ts's rule), or null. */
+  private filteredType(ev: CachedEvent, predicate: Predicate | undefined): WatchEvent['type'] | null {
+    if (predicate === undefined) return ev.type;
+    const { previous } = ev;
+    return selectedEventType(
+      ev.type,
+      () => predicate(predicate.metadataOnly ? ev.entry.view : this.encoded.object),
+      () => {
+        if (previous === null) return false;
+        if (predicate.metadataOnly) return predicate(previous.view);
+        this.previous ??= new EncodedObject(previous).object;
+        return predicate(this.previous);
+      },
+    );
   }
 
   event(type: WatchEvent['type']): WatchEvent {
