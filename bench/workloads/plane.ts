@@ -15,13 +15,15 @@ import { startSimulatedNodes } from '../../src/nodeagent/index.ts';
 import { startServer } from '../../src/server/server.ts';
 import { Child } from '../controllers/child.ts';
 import type { BackendName } from '../lib/scenario.ts';
-import type { CpuSample, RolloutManagerStart } from './manager-main.ts';
+import type { CpuSample, ProfileRequest, RolloutManagerStart } from './manager-main.ts';
 import type { Counters } from './rollout.ts';
 
 export interface RolloutPlane {
   label: string;
   client: ApiClient;
   counters: Counters;
+  /** Starts or stops a CPU profile of the controller manager's process, when it is ours. */
+  profileManager?: (req: ProfileRequest) => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +94,9 @@ export async function openRolloutPlane(
           const s = await manager.ask<CpuSample>('cpu');
           return s.user + s.system;
         },
+      },
+      profileManager: async (req) => {
+        await manager.ask<unknown>(req);
       },
       stop: cleanup,
     };

@@ -1,0 +1,76 @@
+// Profiling helper for the rollout scenario's create phase (not a scenario): starts the same plane
+// as `bench/run.ts rollout` (API server and simulated nodes here, controller manager in a child),
+// records a CPU profile of this process from the Deployment's create until its last Pod is ADDED,
+// and prints Pods per second and how many Pods were ADDED in each 100 ms, so that stalls between
+// the ReplicaSet controller's batches show. The controller manager's child is profiled over the
+// same span, into `<out>.manager.cpuprofile`.
+// Usage: npx tsx bench/workloads/profile-create.ts [replicas] [nodes] [out.cpuprofile]
+
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { openRolloutPlane } from './plane.ts';
+import { DEPLOYMENTS, NAMESPACES, PODS } from './rollout.ts';
+
+const replicas = Number(process.argv[2] ?? 1000);
+const nodes = Number(process.argv[3] ?? 50);
+const out = process.argv[4] ?? '/tmp/create.cpuprofile';
+
+const post = <T>(s: Session, method: string, params?: object) =>
+  new Promise<T>((resolve, reject) =>
+    s.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))),
+  );
+
+const plane = await openRolloutPlane('sqlite', undefined, nodes);
+try {
+  const namespace = `prof-${Date.now().toString(36)}`;
+  await plane.client
+    .resource(NAMESPACES)
+    .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  const pods = plane.client.resource(PODS, namespace);
+  const watch = await pods.watch({ resourceVersion: '0' });
+  const session = new Session();
+  session.connect();
+  await post(session, 'Profiler.enable');
+  await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
+  await post(session, 'Profiler.start');
+  await plane.profileManager?.({ profile: 'start' });
+  const requests0 = plane.counters.requests() ?? 0;
+  const t0 = performance.now();
+  const labels = { app: 'rollout' };
+  await plane.client.resource(DEPLOYMENTS, namespace).create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'rollout', labels },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { containers: [{ name: 'web', image: 'registry.invalid/web:1' }] },
+      },
+    },
+  });
+  const buckets: number[] = [];
+  let added = 0;
+  for await (const ev of watch) {
+    if (ev.type !== 'ADDED') continue;
+    const b = Math.floor((performance.now() - t0) / 100);
+    buckets[b] = (buckets[b] ?? 0) + 1;
+    if (++added === replicas) break;
+  }
+  const ms = performance.now() - t0;
+  watch.stop();
+  const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
+  writeFileSync(out, JSON.stringify(profile));
+  await plane.profileManager?.({
+    profile: 'stop',
+    path: out.replace(/\.cpuprofile$/, '.manager.cpuprofile'),
+  });
+  session.disconnect();
+  console.log(`${replicas} Pods in ${ms.toFixed(0)} ms: ${((replicas * 1000) / ms).toFixed(0)} Pods/s`);
+  console.log(`requests: ${(plane.counters.requests() ?? 0) - requests0}`);
+  console.log(`ADDED per 100 ms: ${Array.from(buckets, (n) => n ?? 0).join(' ')}`);
+  console.log(`profile: ${out}`);
+} finally {
+  await plane.stop();
+}
