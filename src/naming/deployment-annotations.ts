@@ -7,6 +7,12 @@ import { labelKey, type NamingProfile, UPSTREAM_ALIASES } from './profile.ts';
 export interface DeploymentAnnotationNames {
   /** The rollout sequence number of a ReplicaSet (and the Deployment's current one). */
   readonly revision: string;
+  /**
+   * Upstream's name of the revision annotation, written beside ours under the spec profile: stock
+   * kubectl reads revisions only under it (`rollout history`, `rollout undo`). Undefined when the
+   * profile's name is upstream's.
+   */
+  readonly revisionAlias: string | undefined;
   /** Earlier revisions a ReplicaSet served before a rollback made it current again. */
   readonly revisionHistory: string;
   /** The Deployment's replicas when the ReplicaSet was last sized. */
@@ -24,8 +30,13 @@ export interface DeploymentAnnotationNames {
 export function deploymentAnnotationNames(profile: NamingProfile): DeploymentAnnotationNames {
   const own = (name: string) =>
     labelKey({ ...profile, labelDomain: `deployment.${profile.labelDomain}` }, name);
+  const revision = own('revision');
   return {
-    revision: own('revision'),
+    revision,
+    revisionAlias:
+      revision === UPSTREAM_ALIASES.deploymentRevisionAnnotation
+        ? undefined
+        : UPSTREAM_ALIASES.deploymentRevisionAnnotation,
     revisionHistory: own('revision-history'),
     desiredReplicas: own('desired-replicas'),
     maxReplicas: own('max-replicas'),

@@ -57,6 +57,8 @@ export const UPSTREAM_ALIASES = {
   initialEventsEndAnnotation: 'k8s.io/initial-events-end',
   /** Where kubectl keeps its last client-side applied configuration. */
   lastAppliedAnnotation: 'kubectl.kubernetes.io/last-applied-configuration',
+  /** The revision of a Deployment's ReplicaSet, as kubectl's rollout commands read it. */
+  deploymentRevisionAnnotation: 'deployment.kubernetes.io/revision',
 } as const;
 
 export function namingProfile(name: ProfileName): NamingProfile {

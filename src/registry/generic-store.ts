@@ -516,7 +516,7 @@ export class GenericStore {
     // Field ownership is bookkeeping of the write itself (an apply through /status computes it).
     const managed = obj.metadata?.managedFields;
     if (managed !== undefined) metaOf(next).managedFields = structuredClone(managed);
-    this.strategy.prepareForStatusUpdate?.(next, old);
+    this.strategy.prepareForStatusUpdate?.(next, old, obj);
     return next;
   }
 

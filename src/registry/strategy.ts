@@ -23,8 +23,11 @@ export interface Strategy {
   prepareForCreate?(obj: ApiObject): void;
   /** Carries over what an update of the main resource may not change (status). */
   prepareForUpdate?(obj: ApiObject, old: ApiObject): void;
-  /** For /status: keeps everything but the status from the old object. */
-  prepareForStatusUpdate?(obj: ApiObject, old: ApiObject): void;
+  /**
+   * For /status: `obj` is the stored object with the client's status; a kind whose upstream status
+   * writes also carry some metadata (a Deployment's annotations) takes it from `sent`, the body.
+   */
+  prepareForStatusUpdate?(obj: ApiObject, old: ApiObject, sent: ApiObject): void;
   /**
    * Writable sub-resources besides status (a namespace's finalize): the next object from the
    * client's body and the stored object.

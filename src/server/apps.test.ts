@@ -57,6 +57,35 @@ describe('deployments over HTTP', () => {
     assert.equal(after.metadata.generation, 2);
   });
 
+  it('a /status write carries the annotations but not the labels of a Deployment, labels and annotations of a ReplicaSet', async () => {
+    const created = (await t.call({ method: 'POST', path: D, body: body('meta') })).json() as Dep & {
+      metadata: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    };
+    const sent = {
+      ...created,
+      metadata: { ...created.metadata, labels: { tier: 'web' }, annotations: { note: 'rev 2' } },
+      status: { replicas: 1 },
+    };
+    const d = (
+      await t.call({ method: 'PUT', path: `${D}/meta/status`, body: JSON.stringify(sent) })
+    ).json() as typeof created;
+    assert.deepEqual(d.metadata.annotations, { note: 'rev 2' });
+    assert.equal(d.metadata.labels, undefined);
+    assert.deepEqual(d.status, { replicas: 1 });
+
+    const RS = '/apis/apps/v1/namespaces/default/replicasets';
+    const rs = (await t.call({ method: 'POST', path: RS, body: body('meta-rs') })).json() as typeof created;
+    const rsSent = {
+      ...rs,
+      metadata: { ...rs.metadata, labels: { tier: 'web' }, annotations: { note: 'x' } },
+    };
+    const written = (
+      await t.call({ method: 'PUT', path: `${RS}/meta-rs/status`, body: JSON.stringify(rsSent) })
+    ).json() as typeof created;
+    assert.deepEqual(written.metadata.labels, { tier: 'web' });
+    assert.deepEqual(written.metadata.annotations, { note: 'x' });
+  });
+
   it('scale: get, put with a stale resourceVersion (409), an invalid count (422), and a put that lands', async () => {
     await t.call({ method: 'POST', path: D, body: body('s', 2) });
     const scale = (await t.call({ path: `${D}/s/scale` })).json() as {

@@ -10,7 +10,7 @@ import type { ProtoMarkers, SchemaNode } from '../../schema/types.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { containersColumn, imagesColumn, selectorColumn } from './columns.ts';
 import { scaleView } from './scale.ts';
-import { specOf, workloadDefinitions, workloadStrategy } from './workload.ts';
+import { specOf, statusWritesMetadata, workloadDefinitions, workloadStrategy } from './workload.ts';
 
 interface DeploymentSpec {
   replicas?: number;
@@ -309,7 +309,10 @@ export const deploymentKind: KindDefinition = {
     subresources: { scale: ['get', 'patch', 'update'], status: ['get', 'patch', 'update'] },
   },
   schema,
-  strategy: workloadStrategy('deployment', defaults, validate),
+  strategy: {
+    ...workloadStrategy('deployment', defaults, validate),
+    prepareForStatusUpdate: statusWritesMetadata(['annotations']),
+  },
   views: { scale: scaleView },
   table: [
     NAME_COLUMN,

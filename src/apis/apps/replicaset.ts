@@ -9,7 +9,7 @@ import type { ProtoMarkers, SchemaNode } from '../../schema/types.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { containersColumn, imagesColumn, selectorColumn } from './columns.ts';
 import { scaleView } from './scale.ts';
-import { specOf, workloadDefinitions, workloadStrategy } from './workload.ts';
+import { specOf, statusWritesMetadata, workloadDefinitions, workloadStrategy } from './workload.ts';
 
 interface ReplicaSetStatus {
   replicas?: number;
@@ -147,6 +147,7 @@ export const replicaSetKind: KindDefinition = {
       () => {},
       () => [],
     ),
+    prepareForStatusUpdate: statusWritesMetadata(['labels', 'annotations']),
     selectableFields: { 'status.replicas': (obj) => String(status(obj).replicas ?? 0) },
   },
   views: { scale: scaleView },

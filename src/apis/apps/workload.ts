@@ -89,6 +89,23 @@ export function validateWorkloadSpec(obj: ApiObject, kindWord: string): FieldErr
   return errs;
 }
 
+/**
+ * Metadata a /status write may change besides the status, as upstream's status strategies allow:
+ * a Deployment's keeps only its labels (the controller records revisions in annotations through
+ * /status), a ReplicaSet's keeps neither.
+ */
+export function statusWritesMetadata(keys: readonly ('labels' | 'annotations')[]) {
+  return (obj: ApiObject, _old: ApiObject, sent: ApiObject): void => {
+    obj.metadata ??= {};
+    const meta = obj.metadata;
+    for (const key of keys) {
+      const value = sent.metadata?.[key];
+      if (value === undefined) delete meta[key];
+      else meta[key] = structuredClone(value);
+    }
+  };
+}
+
 /** The strategy both kinds start from: namespaced, generation-tracked, status via /status. */
 export function workloadStrategy(
   kindWord: string,

@@ -54,6 +54,7 @@ export function lastRevision(rss: readonly ReplicaSet[], names: DeploymentAnnota
 function skipped(key: string, names: DeploymentAnnotationNames): boolean {
   return (
     key === names.revision ||
+    key === names.revisionAlias ||
     key === names.revisionHistory ||
     key === names.desiredReplicas ||
     key === names.maxReplicas ||
@@ -148,6 +149,7 @@ export function setNewReplicaSetAnnotations(
   if (old === undefined) return false;
   if (old < newRevision) {
     a[names.revision] = String(newRevision);
+    if (names.revisionAlias !== undefined) a[names.revisionAlias] = String(newRevision);
     changed = true;
     if (had) {
       const history = a[names.revisionHistory] ?? '';
@@ -179,8 +181,10 @@ export function setDeploymentRevision(
   names: DeploymentAnnotationNames,
 ): boolean {
   const a = annotationsOf(d);
-  if (a[names.revision] === revision) return false;
+  const alias = names.revisionAlias;
+  if (a[names.revision] === revision && (alias === undefined || a[alias] === revision)) return false;
   a[names.revision] = revision;
+  if (alias !== undefined) a[alias] = revision;
   return true;
 }
 

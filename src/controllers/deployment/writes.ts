@@ -18,9 +18,12 @@ export async function updateDeploymentStatus(ctx: SyncContext, d: Deployment): P
   const client = ctx.client.resource<Deployment>(DEPLOYMENTS, d.metadata?.namespace);
   let written = await client.update(d, { subresource: 'status' });
   adoptVersion(d, written);
-  const want = d.metadata?.annotations?.[ctx.names.revision];
-  if (want !== undefined && written.metadata?.annotations?.[ctx.names.revision] !== want) {
-    const annotations = { ...(written.metadata?.annotations ?? {}), [ctx.names.revision]: want };
+  const keys = [ctx.names.revision, ctx.names.revisionAlias].filter((k) => k !== undefined);
+  const want = d.metadata?.annotations ?? {};
+  const missing = keys.filter((k) => want[k] !== undefined && written.metadata?.annotations?.[k] !== want[k]);
+  if (missing.length > 0) {
+    const annotations = { ...(written.metadata?.annotations ?? {}) };
+    for (const k of missing) annotations[k] = want[k];
     written = await client.update({ ...written, metadata: { ...written.metadata, annotations } });
     adoptVersion(d, written);
   }

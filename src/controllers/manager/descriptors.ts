@@ -8,6 +8,7 @@ import { deploymentControllerDescriptor } from '../deployment/index.ts';
 import { garbageCollectorControllerDescriptor } from '../garbage-collector/index.ts';
 import { legacyServiceAccountTokenCleanerDescriptor } from '../legacy-serviceaccount-token-cleaner/index.ts';
 import { namespaceControllerDescriptor } from '../namespace/index.ts';
+import { podGCControllerDescriptor } from '../podgc/index.ts';
 import { replicaSetControllerDescriptor } from '../replicaset/index.ts';
 import { rootCACertPublisherDescriptor } from '../root-ca-cert-publisher/index.ts';
 import { serviceAccountControllerDescriptor } from '../serviceaccount/index.ts';
@@ -27,5 +28,6 @@ export function allControllerDescriptors(): ControllerDescriptor[] {
     legacyServiceAccountTokenCleanerDescriptor,
     deploymentControllerDescriptor,
     replicaSetControllerDescriptor,
+    podGCControllerDescriptor,
   ];
 }

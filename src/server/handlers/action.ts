@@ -16,7 +16,7 @@ import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
 import { addWarnings } from '../warnings.ts';
 import { readBody } from './body.ts';
-import { codecsOf, type HandlerEnv, type Target } from './env.ts';
+import { admitFor, codecsOf, type HandlerEnv, type Target } from './env.ts';
 import { dryRunOf } from './options.ts';
 import { chooseOutput } from './output.ts';
 
@@ -79,6 +79,10 @@ export async function handleAction(
   if (ctx.info.verb !== 'create') throw methodNotSupported(t.served.store.groupResource, ctx.info.verb);
   const choice = chooseOutput(ctx, env, t, false);
   const body = await decodeBody(ctx, env, t, action);
+  const dryRun = ctx.query.getAll('dryRun').length > 0 ? dryRunOf(ctx, env, 'CreateOptions') : false;
+  // Admitted as a create of the sub-resource, as upstream admits a binding, an eviction or a
+  // token request (NodeRestriction decides which of them a node may ask for).
+  await admitFor(ctx, env, t, 'CREATE', dryRun)(body, null);
   const answer = await action.create({
     namespace: t.namespace,
     name: t.name,
@@ -94,7 +98,7 @@ export async function handleAction(
       }
     },
     warn: (text) => addWarnings(ctx.warnings, [text]),
-    dryRun: ctx.query.getAll('dryRun').length > 0 ? dryRunOf(ctx, env, 'CreateOptions') : false,
+    dryRun,
     updateParent: (change, subresource, opts) =>
       t.served.store.patch(t.namespace, t.name, change, { subresource, dryRun: opts?.dryRun }),
     deleteParent: (opts) => t.served.store.delete(t.namespace, t.name, opts),

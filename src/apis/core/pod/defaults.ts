@@ -95,7 +95,11 @@ function requestsFromLimits(c: unknown): void {
  * limits, service links, host ports on the host network, the deprecated serviceAccount mirror) and
  * what its admission leaves on every Pod (priority 0 without a priority class).
  */
-export function defaultPod(obj: ApiObject): void {
+/**
+ * The defaults of a Pod. `mirrorAnnotation` marks Pods a node agent mirrors from static manifests:
+ * upstream's ServiceAccount admission leaves those without an account, and so do we.
+ */
+export function defaultPod(obj: ApiObject, mirrorAnnotation?: string): void {
   if (!isObj(obj.spec)) obj.spec = {};
   const spec = obj.spec as Obj;
   defaultPodSpec(spec);
@@ -114,7 +118,9 @@ export function defaultPod(obj: ApiObject): void {
     }
   }
   // The ServiceAccount admission names the namespace's default account when none is given.
-  if ((spec.serviceAccountName ?? '') === '' && (spec.serviceAccount ?? '') === '')
+  const mirror =
+    mirrorAnnotation !== undefined && obj.metadata?.annotations?.[mirrorAnnotation] !== undefined;
+  if (!mirror && (spec.serviceAccountName ?? '') === '' && (spec.serviceAccount ?? '') === '')
     spec.serviceAccountName = 'default';
   // The deprecated field mirrors serviceAccountName, which it fills when only it was given.
   if (

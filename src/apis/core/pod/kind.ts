@@ -8,6 +8,7 @@ import { deepEqual, newPath } from '../../../machinery/field-errors.ts';
 import type { ApiObject } from '../../../machinery/object.ts';
 import { badRequest } from '../../../machinery/status.ts';
 import { nameIsDNSSubdomain } from '../../../machinery/validation/names.ts';
+import { mirrorPodAnnotation } from '../../../naming/node-agents.ts';
 import type { NamingProfile } from '../../../naming/profile.ts';
 import type { KindDefinition } from '../../../registry/kind.ts';
 import { STANDARD_VERBS } from '../../../registry/resource.ts';
@@ -90,7 +91,7 @@ function preserveStatus(obj: ApiObject, old: ApiObject): void {
   }
 }
 
-const podStrategy: Strategy = {
+const podStrategy = (mirrorAnnotation: string): Strategy => ({
   ...NAMESPACED_DEFAULTS,
   hasStatus: true,
   tracksGeneration: true,
@@ -100,7 +101,7 @@ const podStrategy: Strategy = {
     obj.status = { phase: 'Pending' };
   },
   applyDefaults(obj) {
-    defaultPod(obj);
+    defaultPod(obj, mirrorAnnotation);
     const status = statusOf(obj);
     obj.status = status;
     // Computed once, from the defaulted spec (limits already copied into requests).
@@ -158,7 +159,7 @@ const podStrategy: Strategy = {
     'status.podIPs': () => '',
     'status.nominatedNodeName': (pod) => text(statusOf(pod).nominatedNodeName),
   },
-};
+});
 
 export function podKind(profile: NamingProfile): KindDefinition {
   return {
@@ -181,7 +182,7 @@ export function podKind(profile: NamingProfile): KindDefinition {
       },
     },
     schema: podSchema,
-    strategy: podStrategy,
+    strategy: podStrategy(mirrorPodAnnotation(profile)),
     table: podColumns,
     actions: { binding: bindingAction, eviction: evictionAction(profile) },
   };
