@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KUBECTLS, kubectl, startTestServer, type TestServer, writeTemp } from './lib/harness.ts';
+import { KUBECTLS, kubectl, startTestServer, type TestServer, waitUntil, writeTemp } from './lib/harness.ts';
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -56,11 +56,17 @@ for (const k of KUBECTLS) {
       }
     });
 
-    it('get all -A lists the deployment', async () => {
-      const r = await run('get', 'all', '-A');
+    it('get all -A lists the deployment, its replica set and its pending pod (no nodes here)', async () => {
+      // The deployment controller creates the replica set and counts its pod as up to date.
+      let r = await run('get', 'all', '-A');
+      await waitUntil(async () => {
+        r = await run('get', 'all', '-A');
+        return /^default\s+deployment\.apps\/web\s+0\/1\s+1\s+0\s+\d+s$/m.test(r.stdout);
+      }, 'the deployment counted one up-to-date replica');
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^NAMESPACE\s+NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE$/m);
-      assert.match(r.stdout, /^default\s+deployment\.apps\/web\s+0\/1\s+0\s+0\s+\d+s$/m);
+      assert.match(r.stdout, /^default\s+replicaset\.apps\/web-[a-z0-9]+\s+1\s+1\s+0\s+\d+s$/m);
+      assert.match(r.stdout, /^default\s+pod\/web-[a-z0-9]+-[a-z0-9]{5}\s+0\/1\s+Pending\s+0\s+\d+s$/m);
     });
 
     it('scale changes spec.replicas through the scale sub-resource', async () => {
