@@ -160,10 +160,20 @@ export function goFloat(v: number): string {
 
 /** JSON as Go's encoding/json writes it: HTML-sensitive characters escaped. */
 export function goJson(v: unknown): string {
-  const text = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x));
+  // Scalars need no replacer (it is there for bigints inside objects): field paths and manager
+  // names serialize a string per key on every write, where a replacer call showed in profiles.
+  const text =
+    typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+      ? JSON.stringify(v)
+      : JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x));
   if (text === undefined) return 'null';
-  return text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (!HTML_SENSITIVE_TEST.test(text)) return text;
+  return text.replace(HTML_SENSITIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+const HTML_SENSITIVE = /[<>&\u2028\u2029]/g;
+/** The same class without the global flag, whose test() keeps no lastIndex between calls. */
+const HTML_SENSITIVE_TEST = /[<>&\u2028\u2029]/;
 
 /** How a bad value appears after `Invalid value: `. */
 export function renderValue(v: unknown): string {
