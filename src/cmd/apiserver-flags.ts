@@ -16,7 +16,7 @@ import {
   parseFlagsGiven,
   usage,
 } from './flag-parser.ts';
-import { bool, duration, list, port, positive, seconds, text } from './flag-values.ts';
+import { bool, duration, featureGatePairs, list, port, positive, seconds, text } from './flag-values.ts';
 
 export { FlagError, HelpRequested };
 
@@ -31,16 +31,6 @@ function modes(v: string): AuthorizationMode[] {
   }
   if (out.length === 0) throw new Error('at least one authorization-mode must be passed');
   return out as AuthorizationMode[];
-}
-
-function featureGates(v: string): Record<string, boolean> {
-  const gates: Record<string, boolean> = {};
-  for (const pair of list(v)) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new Error(`missing bool value for ${pair}`);
-    gates[pair.slice(0, eq)] = bool(pair.slice(eq + 1));
-  }
-  return gates;
 }
 
 function naming(v: string): ProfileName {
@@ -151,7 +141,7 @@ const FLAGS: FlagSpec[] = [
     name: 'feature-gates',
     arg: '<gates>',
     description: 'comma-separated key=bool pairs',
-    parse: featureGates,
+    parse: featureGatePairs,
     default: {},
   }),
   flag({

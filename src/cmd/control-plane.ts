@@ -15,6 +15,7 @@ import type {
   ControllerManagerOptions,
 } from '../controllers/manager/controller-manager.ts';
 import { startControllerManager } from '../controllers/manager/controller-manager.ts';
+import { CONTROLLER_FEATURE_GATE_DEFAULTS } from '../controllers/manager/feature-gates.ts';
 import { componentName, namingProfile } from '../naming/profile.ts';
 import { type SimulatedNodesHandle, startSimulatedNodes } from '../nodeagent/simulated-nodes.ts';
 import type { ServerOptions } from '../server/options.ts';
@@ -63,6 +64,14 @@ function onceEach(write: (text: string) => void): (err: unknown, who: string) =>
   };
 }
 
+function managerGates(serverGates: Readonly<Record<string, boolean>> | undefined): Record<string, boolean> {
+  return Object.fromEntries(
+    Object.entries(serverGates ?? {}).filter(([name]) =>
+      Object.hasOwn(CONTROLLER_FEATURE_GATE_DEFAULTS, name),
+    ),
+  );
+}
+
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlaneHandle> {
   const profile = namingProfile(options.server.naming ?? 'spec');
   const server = await startServer(options.server);
@@ -85,6 +94,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       // As kubeadm runs upstream's: the manager's own role only creates accounts and tokens, and
       // each controller works under its own system:controller:* role.
       useServiceAccountCredentials: options.controllerManager?.useServiceAccountCredentials ?? true,
+      // One --feature-gates for both: the manager takes the gates it knows.
+      featureGates: options.controllerManager?.featureGates ?? managerGates(options.server.featureGates),
       profile,
       connection: {
         // The server's address and the trust the admin configuration carries (a serving

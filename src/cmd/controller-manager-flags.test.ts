@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigurationError } from '../controllers/manager/config/index.ts';
+import { startControllerManager } from '../controllers/manager/controller-manager.ts';
 import { CM_FIELD, componentName, namingProfile } from '../naming/index.ts';
 import { parseControlPlaneFlags } from './control-plane-flags.ts';
 import { parseControllerManagerFlags } from './controller-manager-flags.ts';
@@ -40,6 +41,27 @@ describe(`${componentName(spec, 'controller-manager')} flags`, () => {
     assert.equal(o.securePort, 'none');
     assert.equal(o.master, 'https://127.0.0.1:6443');
     assert.equal(o.useServiceAccountCredentials, false);
+  });
+
+  it('reads --feature-gates; the manager refuses a gate it does not know, in upstream words', async () => {
+    const o = parseControllerManagerFlags(
+      [`--${spec.clientConfig}=/tmp/x`, '--feature-gates=DeploymentReplicaSetTerminatingReplicas=false'],
+      'm',
+    );
+    assert.deepEqual(o.featureGates, { DeploymentReplicaSetTerminatingReplicas: false });
+    const bad = parseControllerManagerFlags(
+      [`--${spec.clientConfig}=/tmp/x`, '--feature-gates=NoSuchGate=true'],
+      'm',
+    );
+    await assert.rejects(
+      startControllerManager(bad),
+      (err: Error) =>
+        err instanceof ConfigurationError && err.message === 'unrecognized feature gate: NoSuchGate',
+    );
+    assert.throws(
+      () => parseControllerManagerFlags([`--${spec.clientConfig}=/tmp/x`, '--feature-gates=NoValue'], 'm'),
+      FlagError,
+    );
   });
 
   it('serves on upstream port 10257 by default, every interface', () => {

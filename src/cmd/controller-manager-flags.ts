@@ -16,6 +16,7 @@ import {
 import type { ControllerManagerOptions } from '../controllers/manager/controller-manager.ts';
 import { CM_FIELD, type NamingProfile, namingProfile, type ProfileName } from '../naming/index.ts';
 import { type FlagSpec, flag, parseFlagsGiven, usage } from './flag-parser.ts';
+import { featureGatePairs } from './flag-values.ts';
 
 const DESCRIPTION =
   'The controller manager: runs the system controllers against an API server, one active per cluster by leader election.';
@@ -63,6 +64,13 @@ export function controllerManagerProgramFlags(prefix = ''): FlagSpec[] {
 }
 
 const STANDALONE_FLAGS: FlagSpec[] = [
+  flag<Record<string, boolean>>({
+    name: 'feature-gates',
+    arg: '<gates>',
+    description: 'comma-separated key=bool pairs (DeploymentReplicaSetTerminatingReplicas)',
+    parse: featureGatePairs,
+    default: {},
+  }),
   flag<string | undefined>({
     name: 'master',
     arg: '<url>',
@@ -138,6 +146,7 @@ export function parseControllerManagerFlags(argv: readonly string[], name: strin
     ...(configFlags as FlagSpec[]),
   ]);
   const options = controllerManagerConfig(values, given, profile, configFlags);
+  const featureGates = values['feature-gates'] as Record<string, boolean>;
   const master = values.master as string | undefined;
-  return master === undefined ? options : { ...options, master };
+  return { ...options, featureGates, ...(master === undefined ? {} : { master }) };
 }

@@ -53,3 +53,14 @@ export function pairs(v: string): Record<string, string> {
   }
   return out;
 }
+
+/** `--feature-gates`: comma-separated `Name=bool` pairs. */
+export function featureGatePairs(v: string): Record<string, boolean> {
+  const gates: Record<string, boolean> = {};
+  for (const pair of list(v)) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`missing bool value for ${pair}`);
+    gates[pair.slice(0, eq)] = bool(pair.slice(eq + 1));
+  }
+  return gates;
+}

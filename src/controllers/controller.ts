@@ -45,6 +45,11 @@ export interface ControllerContext {
    * metadata client; built from `client` when absent.
    */
   metadataClient?: ApiClient;
+  /**
+   * The manager's feature gates (manager/feature-gates.ts: upstream's defaults under the
+   * operator's --feature-gates); upstream's defaults when absent.
+   */
+  featureGate?: (name: string) => boolean;
   /** Aborted when the controller must stop (shutdown, or the manager lost its lease). */
   signal: AbortSignal;
   log: ControllerLogger;

@@ -4,6 +4,7 @@
 // agent's version, the annotation a user sets to make a simulated container exit, and the users
 // the scheduler and the agents authenticate as.
 
+import { nodeLeaseNamespace } from './node-agents.ts';
 import { componentName, labelKey, type NamingProfile, namingProfile } from './profile.ts';
 
 export interface NodeConditionWords {
@@ -54,7 +55,7 @@ export function simulatedNodeNames(profile: NamingProfile): SimulatedNodeNames {
   const agent = profile.nodeAgent;
   const Agent = capital(agent);
   return {
-    nodeLeaseNamespace: componentName(profile, 'node-lease'),
+    nodeLeaseNamespace: nodeLeaseNamespace(profile),
     hostnameLabel: labelKey(profile, 'hostname'),
     osLabel: labelKey(profile, 'os'),
     archLabel: labelKey(profile, 'arch'),

@@ -5,6 +5,8 @@ export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
   APIResponseCompression: true,
   // Alpha: CBOR request and response bodies (application/cbor, cbor-seq watches, apply-patch+cbor).
   CBORServingAndStorage: false,
+  // Beta and on since 1.35: the workload controllers report status.terminatingReplicas.
+  DeploymentReplicaSetTerminatingReplicas: true,
   ListFromCacheSnapshot: true,
   WatchList: true,
 };

@@ -6,6 +6,7 @@ import { createEventRecorder } from '../../client/events/index.ts';
 import type { ControllerContext, ControllerDescriptor } from '../controller.ts';
 import { configSection, intField, namingOf, PODS, runController } from '../controller-support.ts';
 import type { DeploymentControllerConfiguration } from '../manager/config/types-controllers.ts';
+import { controllerFeatureGates } from '../manager/feature-gates.ts';
 import { DeploymentController } from './controller.ts';
 import { DEPLOYMENTS, type Deployment, REPLICA_SETS, type ReplicaSet } from './types.ts';
 
@@ -16,14 +17,9 @@ export { DEPLOYMENTS, REPLICA_SETS } from './types.ts';
 
 export const TERMINATING_REPLICAS_GATE = 'DeploymentReplicaSetTerminatingReplicas';
 
-/**
- * A feature gate as the manager hands it over: a `featureGates` map on the context (or on the
- * configuration); off when neither says.
- */
+/** A gate as the manager hands it over; upstream 1.35's default when no manager says. */
 function gateOn(ctx: ControllerContext, name: string): boolean {
-  const fromCtx = (ctx as { featureGates?: Record<string, unknown> }).featureGates;
-  const fromConfig = (ctx.config as { FeatureGates?: Record<string, unknown> } | null)?.FeatureGates;
-  return (fromCtx?.[name] ?? fromConfig?.[name]) === true;
+  return (ctx.featureGate ?? controllerFeatureGates())(name);
 }
 
 export const deploymentControllerDescriptor: ControllerDescriptor = {

@@ -33,6 +33,11 @@ import type { PlatControllerManagerConfiguration } from './config/types-controll
 import { validatePlatControllerManagerConfiguration } from './config/validate.ts';
 import { DelegatedAuth } from './delegated-auth.ts';
 import { allControllerDescriptors } from './descriptors.ts';
+import {
+  CONTROLLER_FEATURE_GATE_DEFAULTS,
+  controllerFeatureGates,
+  unknownFeatureGate,
+} from './feature-gates.ts';
 import { type SecureServer, startSecureServing } from './secure-serving.ts';
 import { ServiceAccountCredentialSource } from './service-account-credentials.ts';
 
@@ -63,6 +68,8 @@ export interface ControllerManagerOptions {
   /** Root CA bundle published to namespaces when SAController.RootCAFile is unset. */
   clientCA?: string;
   log?: ControllerLogger;
+  /** `--feature-gates`: overrides of the controllers' gates (manager/feature-gates.ts). */
+  featureGates?: Readonly<Record<string, boolean>>;
   /** The lease was lost while running: the controllers have stopped (the program exits 1). */
   onLeadershipLost?: () => void;
 }
@@ -102,6 +109,9 @@ export async function startControllerManager(
 ): Promise<ControllerManagerHandle> {
   const profile = opts.profile ?? namingProfile('spec');
   const config = effectiveConfig(opts.config, profile);
+  const gateError = unknownFeatureGate(opts.featureGates ?? {}, [CONTROLLER_FEATURE_GATE_DEFAULTS]);
+  if (gateError !== undefined) throw new ConfigurationError(gateError);
+  const featureGate = controllerFeatureGates(opts.featureGates);
   const log = opts.log ?? stderrLog;
   const generic = config.Generic;
   const connection = generic.ClientConnection;
@@ -191,6 +201,7 @@ export async function startControllerManager(
         config,
         naming: profile,
         clientCA: opts.clientCA ?? rootOptions.caPem,
+        featureGate,
         signal,
         log,
       };

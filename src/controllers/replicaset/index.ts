@@ -7,9 +7,10 @@ import { createEventRecorder } from '../../client/events/recorder.ts';
 import type { ControllerDescriptor } from '../controller.ts';
 import { configSection, intField, namingOf, PODS, runController } from '../controller-support.ts';
 import type { ReplicaSetControllerConfiguration } from '../manager/config/types-controllers.ts';
+import { controllerFeatureGates } from '../manager/feature-gates.ts';
 import type { PodLike } from '../workload/pod-state.ts';
 import { ReplicaSetController } from './replicaset-controller.ts';
-import { DEFAULT_WORKERS, REPLICA_SETS, type ReplicaSet } from './types.ts';
+import { DEFAULT_WORKERS, REPLICA_SETS, type ReplicaSet, TERMINATING_REPLICAS_GATE } from './types.ts';
 
 export * from './pod-control.ts';
 export * from './replicaset-controller.ts';
@@ -36,6 +37,9 @@ export const replicaSetControllerDescriptor: ControllerDescriptor = {
       log: ctx.log,
       workers: intField(section.ConcurrentRSSyncs, DEFAULT_WORKERS),
       naming: namingOf(ctx),
+      featureGates: {
+        [TERMINATING_REPLICAS_GATE]: (ctx.featureGate ?? controllerFeatureGates())(TERMINATING_REPLICAS_GATE),
+      },
     });
     return runController(
       ctx,
