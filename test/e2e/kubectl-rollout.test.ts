@@ -54,6 +54,39 @@ for (const k of KUBECTLS) {
         );
     });
 
+    it('get nodes shows the simulated nodes Ready, and describe pod shows where it runs', async () => {
+      const r = await ok('get', 'nodes');
+      assert.match(r.stdout, /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/m);
+      assert.equal(
+        r.stdout.split('\n').filter((l) => /^\S+\s+Ready\s+<none>\s+\d+s\s+v1\.35\.\d+$/.test(l)).length,
+        2,
+      );
+      const pod = (await jsonpath('pods -l app=web', '{.items[0].metadata.name}')).trim();
+      const d = await ok('describe', 'pod', pod);
+      assert.match(d.stdout, /^Status:\s+Running$/m);
+      assert.match(d.stdout, /^Node:\s+\S+\/\d+\.\d+\.\d+\.\d+$/m);
+      assert.match(d.stdout, /^Controlled By:\s+ReplicaSet\/web-[a-z0-9]+$/m);
+    });
+
+    it('scale to a negative number is refused with 422 and changes nothing', async () => {
+      // kubectl scale refuses a negative count itself; a patch of the scale sub-resource reaches the server.
+      const r = await run(
+        'patch',
+        'deployment',
+        'web',
+        '--subresource=scale',
+        '--type=merge',
+        '-p',
+        '{"spec":{"replicas":-1}}',
+      );
+      assert.notEqual(r.code, 0);
+      assert.match(
+        r.stderr,
+        /The Scale "web" is invalid: spec\.replicas: Invalid value: -1: must be greater than or equal to 0/,
+      );
+      assert.equal(await jsonpath('deploy web', '{.spec.replicas}'), '3');
+    });
+
     it('scale changes the running pods', async () => {
       const r = await ok('scale', 'deployment', 'web', '--replicas=5');
       assert.equal(r.stdout.trim(), 'deployment.apps/web scaled');
@@ -179,6 +212,19 @@ for (const k of KUBECTLS) {
           .trim()
           .split('\n').length,
         2,
+      );
+    });
+
+    it('delete with the default background cascade lets the collector remove the replica sets and pods', async () => {
+      await ok('create', 'deployment', 'bg', '--image=nginx:1.27', '--replicas=2');
+      await ok('rollout', 'status', 'deployment/bg', `--timeout=${ROLLOUT_TIMEOUT}`);
+      const r = await ok('delete', 'deployment', 'bg');
+      assert.match(r.stdout.trim(), /^deployment\.apps "bg" deleted( from default namespace)?$/);
+      await waitUntil(
+        async () =>
+          (await jsonpath('rs -l app=bg', '{.items}')) === '[]' &&
+          (await jsonpath('pods -l app=bg', '{.items}')) === '[]',
+        'the replica set and pods of the deleted deployment collected',
       );
     });
 
