@@ -18,7 +18,7 @@ const ctx: ScenarioContext = {
 describe('rollout bench scenario (quick)', { timeout: 600_000 }, () => {
   it('rolls a Deployment out twice on simulated nodes and reports time, rate, requests and CPU', async () => {
     const out = await rolloutScenario.run(ctx);
-    assert.match(out.markdown, /^\| target +\| figure +\| +value \| target +\| met +\|/);
+    assert.match(out.markdown, /^\| target +\| figure +\| value +\| target +\| met +\|/);
     for (const row of [
       /\| create of 20 replicas: until rolled out +\|/,
       /\| create of 20 replicas: API requests +\|/,
