@@ -42,7 +42,7 @@ const deploymentItem = `- apiVersion: apps/v1
         - name: main
           image: nginx:1.27
           ports: [{containerPort: 80, protocol: TCP}]
-          resources: {limits: {cpu: 500m, memory: 1Gi}, requests: {cpu: 1}}
+          resources: {limits: {cpu: 500m, memory: 1Gi}, requests: {cpu: 250m}}
           readinessProbe: {httpGet: {port: 80, path: /}}
           env: [{name: A, value: "1"}]
 `;
