@@ -129,13 +129,23 @@ export class Scheduler {
 
   /** Pods on a node: those the informer shows there, and those bound here not yet seen. */
   podsOn(nodeName: string): number {
+    return this.podCounts()(nodeName);
+  }
+
+  /**
+   * Pods per node as podsOn counts them, with the bound-not-yet-seen ones tallied in one pass
+   * (dropping those past ASSUME_MS): a placement asks about every node, and during a burst of
+   * creations hundreds of bindings may be unseen at once.
+   */
+  private podCounts(): (nodeName: string) => number {
     const now = this.clock.now();
-    let n = this.assigned.lister.byIndex(BY_NODE, nodeName).length;
+    const assumedOn = new Map<string, number>();
     for (const [key, a] of this.assumed) {
       if (now - a.at > ASSUME_MS) this.assumed.delete(key);
-      else if (a.node === nodeName) n++;
+      else assumedOn.set(a.node, (assumedOn.get(a.node) ?? 0) + 1);
     }
-    return n;
+    return (nodeName) =>
+      this.assigned.lister.byIndex(BY_NODE, nodeName).length + (assumedOn.get(nodeName) ?? 0);
   }
 
   private async schedule(key: string): Promise<void> {
@@ -147,7 +157,7 @@ export class Scheduler {
     const choice = chooseNode(
       pod,
       this.nodes.lister.list(),
-      (n) => this.podsOn(n),
+      this.podCounts(),
       this.cursor,
       this.names.unschedulableTaint,
     );
