@@ -91,7 +91,10 @@ function elemOf(node: SchemaNode, defs: Definitions, where: string): Elem {
         node.protoProperties !== undefined
       ) {
         const target = node.protoProperties !== undefined ? node : n;
-        return { kind: 'message', message: () => messagePlan(target, defs) };
+        // Resolved on first use (schemas recurse) and then kept: every message value written or
+        // read asks for its plan, and the plan cache's two WeakMap lookups showed in profiles.
+        let resolved: MessagePlan | undefined;
+        return { kind: 'message', message: () => (resolved ??= messagePlan(target, defs)) };
       }
       break;
   }
