@@ -508,3 +508,18 @@ export function validateObjectMetaUpdate(
   errs.push(...validateManagedFields(n.managedFields, path.child('managedFields')));
   return errs;
 }
+
+/** A port's name (IANA_SVC_NAME): messages, empty when valid. */
+export function isValidPortName(port: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(port) > 15) errs.push(maxLenError(15));
+  if (!/^[-a-z0-9]+$/.test(port)) {
+    errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  }
+  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) {
+    errs.push('must not begin or end with a hyphen');
+  }
+  return errs;
+}

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeProtobuf, encodeProtobuf } from '../../../codec/protobuf/index.ts';
+import { errorString, newPath } from '../../../machinery/field-errors.ts';
 import type { ApiObject } from '../../../machinery/object.ts';
 import { namingProfile } from '../../../naming/profile.ts';
 import { podColumns } from './columns.ts';
@@ -14,6 +15,7 @@ import {
   validatePodStatusUpdate,
   validatePodUpdate,
 } from './update-validation.ts';
+import { validatePodSpec } from './validation.ts';
 
 type Obj = Record<string, unknown>;
 const c = (resources?: Obj) => ({ name: 'c', image: 'x:1', ...(resources ? { resources } : {}) });
@@ -23,6 +25,36 @@ const pod = (spec: Obj, status: Obj = {}, meta: Obj = {}): ApiObject =>
     spec,
     status,
   }) as ApiObject;
+
+describe('pod spec: container ports', () => {
+  it("names are IANA service names, unique within a container, checked before the port's numbers", () => {
+    const ports = [
+      { name: 'http', containerPort: 80 },
+      { name: 'http', containerPort: 81 },
+      { name: 'Web--', containerPort: 0 },
+      { name: '8080', containerPort: 8080 },
+      { name: 'a-very-long-port-name', containerPort: 90 },
+    ];
+    const errs = validatePodSpec({ containers: [{ ...c(), ports }] }, newPath('spec')).map(errorString);
+    assert.deepEqual(errs, [
+      'spec.containers[0].ports[1].name: Duplicate value: "http"',
+      'spec.containers[0].ports[2].name: Invalid value: "Web--": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+      'spec.containers[0].ports[2].name: Invalid value: "Web--": must not contain consecutive hyphens',
+      'spec.containers[0].ports[2].name: Invalid value: "Web--": must not begin or end with a hyphen',
+      'spec.containers[0].ports[2].containerPort: Invalid value: 0: must be between 1 and 65535, inclusive',
+      'spec.containers[0].ports[3].name: Invalid value: "8080": must contain at least one letter (a-z)',
+      'spec.containers[0].ports[4].name: Invalid value: "a-very-long-port-name": must be no more than 15 characters',
+    ]);
+    // The same name in two containers is fine.
+    const two = {
+      containers: [
+        { ...c(), ports: [ports[0]] },
+        { ...c(), name: 'd', ports: [ports[0]] },
+      ],
+    };
+    assert.deepEqual(validatePodSpec(two, newPath('spec')), []);
+  });
+});
 
 describe('pod QoS class', () => {
   it('BestEffort, Burstable, Guaranteed as upstream computes them', () => {

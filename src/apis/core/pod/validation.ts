@@ -16,6 +16,7 @@ import {
   inclusiveRangeError,
   isDNS1123Label,
   isDNS1123Subdomain,
+  isValidPortName,
 } from '../../../machinery/validation/names.ts';
 import { validateResourceRequirements } from './resource-validation.ts';
 
@@ -67,8 +68,18 @@ function validateContainer(c: unknown, path: FieldPath, volumes: Set<string>, er
       ),
     );
   }
+  const portNames = new Set<string>();
   arr(c.ports).forEach((p, i) => {
-    validatePort(p, path.child('ports').index(i), errs);
+    const at = path.child('ports').index(i);
+    // The name first, as upstream orders the causes: valid and unique within the container.
+    const portName = isObj(p) ? p.name : undefined;
+    if (typeof portName === 'string' && portName !== '') {
+      const msgs = isValidPortName(portName);
+      for (const msg of msgs) errs.push(invalid(at.child('name'), portName, msg));
+      if (msgs.length === 0 && portNames.has(portName)) errs.push(duplicate(at.child('name'), portName));
+      portNames.add(portName);
+    }
+    validatePort(p, at, errs);
   });
   const envNames = new Set<string>();
   arr(c.env).forEach((e, i) => {
