@@ -7,12 +7,14 @@
 // It also prints the CPU time this process (API server, nodes, scheduler) and the manager used per
 // Pod, a figure the machine's other load moves much less than the rate. With `none` for the
 // output, nothing is profiled (the profiler's own cost is then out of the figures).
-// Usage: npx tsx bench/workloads/profile-create.ts [replicas] [nodes] [out.cpuprofile|none]
+// With `warm`, one whole rollout run (create and image change, as the scenario's runs) comes first,
+// so that the measured create meets a warmed-up process as the scenario's later runs do.
+// Usage: npx tsx bench/workloads/profile-create.ts [replicas] [nodes] [out.cpuprofile|none] [warm]
 
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { openRolloutPlane } from './plane.ts';
-import { DEPLOYMENTS, NAMESPACES, PODS } from './rollout.ts';
+import { DEPLOYMENTS, NAMESPACES, PODS, runRollout } from './rollout.ts';
 
 const replicas = Number(process.argv[2] ?? 1000);
 const nodes = Number(process.argv[3] ?? 50);
@@ -25,6 +27,17 @@ const post = <T>(s: Session, method: string, params?: object) =>
 
 const plane = await openRolloutPlane('sqlite', undefined, nodes);
 try {
+  // PROFILE_IDLE_MS: a pause after start, to tell startup's own work from a cold process's.
+  await new Promise((r) => setTimeout(r, Number(process.env.PROFILE_IDLE_MS ?? 0)));
+  if (process.argv[5] === 'warm') {
+    const warm = await runRollout(plane.client, plane.counters, {
+      namespace: `warm-${Date.now().toString(36)}`,
+      replicas,
+      timeoutMs: 600_000,
+      log: (m) => console.log(`warm-up: ${m}`),
+    });
+    console.log(`warm-up: ${warm.podsPerSecond.toFixed(0)} Pods/s`);
+  }
   const namespace = `prof-${Date.now().toString(36)}`;
   await plane.client
     .resource(NAMESPACES)
