@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { FakeEventRecorder } from '../../client/events/fake-recorder.ts';
 import { SharedInformerFactory } from '../../client/informers/factory.ts';
 import { FakeCluster } from '../../client/testing/fake-cluster.ts';
 import type { ApiObject } from '../../machinery/object.ts';
@@ -27,6 +28,7 @@ describe('garbage collector (fake cluster)', () => {
   const cluster = new FakeCluster();
   const discovery = new StaticDiscovery([CONFIG_MAPS, SECRETS, NAMESPACES_RESOURCE]);
   const log = new MemoryLog();
+  const events = new FakeEventRecorder();
   const stop = new AbortController();
   let gc: GarbageCollectorController;
   let running: Promise<void>;
@@ -60,6 +62,7 @@ describe('garbage collector (fake cluster)', () => {
       workers: 3,
       fieldManager: 'test-manager',
       log,
+      recorder: events,
     });
     running = gc.run(stop.signal);
     await waitUntil(() => gc.monitors.isSynced() && gc.monitors.watched().length === 2, 'the first lists');
@@ -174,8 +177,12 @@ describe('garbage collector (fake cluster)', () => {
     assert.ok(await get('unknown-kind-dep'));
   });
 
-  it('a cluster-scoped object naming a namespaced owner is left alone', async () => {
+  it('a cluster-scoped object naming a namespaced owner is left alone (with a Warning)', async () => {
     const owner = await create('ns-scoped-owner');
+    await waitUntil(
+      () => gc.graph.nodes.get(String(owner.metadata?.uid))?.observed === true,
+      'the owner seen',
+    );
     await cluster.resource(NS).create({
       apiVersion: 'v1',
       kind: 'Namespace',
@@ -194,6 +201,19 @@ describe('garbage collector (fake cluster)', () => {
       'the invalid reference noticed',
     );
     assert.ok(await cluster.resource(NS).get('odd2'));
+    // Only the owner that was seen proves the reference wrong; one never seen just stays unresolved.
+    const warned = events.events.filter((e) => e.reason === 'OwnerRefInvalidNamespace');
+    assert.deepEqual(
+      warned.map((e) => [e.type, e.object.kind, e.object.metadata?.name, e.message]),
+      [
+        [
+          'Warning',
+          'Namespace',
+          'odd',
+          `ownerRef [v1/ConfigMap, namespace: , name: ns-scoped-owner, uid: ${owner.metadata?.uid}] does not exist in namespace ""`,
+        ],
+      ],
+    );
   });
 
   it('a deletion the watch missed is found by the relist after 410 Expired', async () => {

@@ -12,6 +12,7 @@
 // Discovery is asked again every 30 s so that new resources (custom resources) are watched too.
 
 import type { ApiClient, Clock } from '../../client/api.ts';
+import type { EventRecorder } from '../../client/events/recorder.ts';
 import { realClock, sleep } from '../../client/work-queue/clock.ts';
 import { RateLimitingQueue } from '../../client/work-queue/rate-limiting-queue.ts';
 import { runWorkers } from '../../client/work-queue/run-workers.ts';
@@ -39,6 +40,8 @@ export interface GarbageCollectorOptions {
   /** The field manager its patches are recorded under. */
   fieldManager: string;
   log: ControllerLogger;
+  /** Where the Warnings about invalid owner references go (none: not recorded). */
+  recorder?: EventRecorder;
   clock?: Clock;
   /** How often discovery is asked for new or removed resources (upstream: 30 s). */
   resyncPeriodMs?: number;
@@ -64,11 +67,15 @@ export class GarbageCollectorController {
     this.clock = o.clock ?? realClock;
     this.attemptToDelete = new RateLimitingQueue<GraphNode>({ clock: this.clock });
     this.attemptToOrphan = new RateLimitingQueue<GraphNode>({ clock: this.clock });
-    this.graph = new GraphBuilder(o.profile, {
-      attemptToDelete: (n) => this.attemptToDelete.add(n),
-      attemptToDeleteLater: (n) => this.attemptToDelete.addRateLimited(n),
-      attemptToOrphan: (n) => this.attemptToOrphan.add(n),
-    });
+    this.graph = new GraphBuilder(
+      o.profile,
+      {
+        attemptToDelete: (n) => this.attemptToDelete.add(n),
+        attemptToDeleteLater: (n) => this.attemptToDelete.addRateLimited(n),
+        attemptToOrphan: (n) => this.attemptToOrphan.add(n),
+      },
+      o.recorder,
+    );
     this.mapper = new RestMapper([], o.profile);
     this.ops = new GcOperations(o.client, o.metadataClient, () => this.mapper, o.fieldManager);
     this.attempt = {

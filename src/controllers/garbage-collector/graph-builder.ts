@@ -7,9 +7,12 @@
 // - a node starting to be deleted with the orphan finalizer goes to the orphan queue, with the
 //   foregroundDeletion finalizer it is marked deletingDependents and it and its dependents are queued;
 // - a dependent losing (or unblocking) its reference to an owner in foreground deletion requeues it;
-// - references that disagree with what was observed of their owner queue the dependent for checking.
+// - references that disagree with what was observed of their owner queue the dependent for checking;
+//   a namespaced owner seen in another namespace than its dependent's earns the dependent a Warning
+//   Event (OwnerRefInvalidNamespace), as upstream's graph builder records.
 // Watch events arrive one at a time on the event loop, so the graph changes synchronously.
 
+import type { EventRecorder } from '../../client/events/recorder.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { type NamingProfile, sameGroup } from '../../naming/index.ts';
 import { AbsentOwnerCache } from './absent-owner-cache.ts';
@@ -55,6 +58,7 @@ export class GraphBuilder {
   constructor(
     private readonly profile: NamingProfile,
     private readonly queues: GraphQueues,
+    private readonly recorder?: EventRecorder,
   ) {}
 
   /** An object added or updated, of the watched type `type`. */
@@ -212,9 +216,16 @@ export class GraphBuilder {
   /** A virtual node is seen at last: dependents that named it otherwise are checked. */
   private replaceVirtual(node: GraphNode, type: NodeType, namespace: string, name: string): void {
     const observed = new GraphNode(node.uid, type, namespace, name, NONE);
+    // Only a seen identity unlike the guessed one can prove a dependent's namespace wrong.
+    const moved =
+      node.namespace !== namespace ||
+      node.name !== name ||
+      node.type.apiVersion !== type.apiVersion ||
+      node.type.kind !== type.kind;
     for (const d of node.dependentList()) {
       const ref = d.owners.find((o) => o.uid === node.uid);
       const wrongNamespace = namespace !== '' && d.namespace !== namespace;
+      if (wrongNamespace && moved) this.reportInvalidNamespaceOwnerRef(d, node.uid);
       if (wrongNamespace || ref === undefined || !referenceMatches(this.profile, ref, observed))
         this.queues.attemptToDelete(d);
     }
@@ -261,8 +272,10 @@ export class GraphBuilder {
       if (suspect) continue;
       if (owner.observed) {
         const namespacedOwner = owner.namespace !== '';
-        if (namespacedOwner && owner.namespace !== node.namespace) suspect = true;
-        else if (!referenceMatches(this.profile, ref, owner)) suspect = true;
+        if (namespacedOwner && owner.namespace !== node.namespace) {
+          suspect = true;
+          this.reportInvalidNamespaceOwnerRef(node, ref.uid);
+        } else if (!referenceMatches(this.profile, ref, owner)) suspect = true;
       } else if (
         owner.namespace !== node.namespace ||
         owner.name !== ref.name ||
@@ -272,6 +285,27 @@ export class GraphBuilder {
       }
     }
     if (suspect) this.queues.attemptToDelete(node);
+  }
+
+  /**
+   * The Warning upstream records on a dependent whose reference names a namespaced owner that is
+   * not in the dependent's namespace (or names one from a cluster-scoped dependent).
+   */
+  private reportInvalidNamespaceOwnerRef(dependent: GraphNode, ownerUid: string): void {
+    if (this.recorder === undefined) return;
+    const ref = dependent.owners.find((o) => o.uid === ownerUid);
+    if (ref === undefined) return;
+    const metadata: { name: string; uid: string; namespace?: string } = {
+      name: dependent.name,
+      uid: dependent.uid,
+    };
+    if (dependent.namespace !== '') metadata.namespace = dependent.namespace;
+    this.recorder.event(
+      { apiVersion: dependent.type.apiVersion, kind: dependent.type.kind, metadata },
+      'Warning',
+      'OwnerRefInvalidNamespace',
+      invalidNamespaceMessage(ref, dependent.namespace),
+    );
   }
 
   private processTransitions(
@@ -303,4 +337,12 @@ export class GraphBuilder {
       if (owner?.deletingDependents) this.queues.attemptToDelete(owner);
     }
   }
+}
+
+/** Upstream's message: the reference's coordinates, placed in the dependent's namespace. */
+export function invalidNamespaceMessage(ref: OwnerReference, namespace: string): string {
+  return (
+    `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${namespace}, name: ${ref.name}, uid: ${ref.uid}] ` +
+    `does not exist in namespace ${JSON.stringify(namespace)}`
+  );
 }

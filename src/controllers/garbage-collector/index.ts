@@ -2,6 +2,7 @@
 // objects whose owners are gone and carries out Orphan and Foreground deletion of owners, from a
 // graph fed by metadata-only watches of every deletable resource. Uses client/ only.
 
+import { createEventRecorder } from '../../client/events/recorder.ts';
 import { componentName } from '../../naming/index.ts';
 import type { ControllerDescriptor } from '../controller.ts';
 import { configSection, intField, namingOf, runController } from '../controller-support.ts';
@@ -28,8 +29,10 @@ function ignoredResources(v: unknown): IgnoredResource[] | undefined {
     .map((r) => ({ Group: String(r.Group ?? ''), Resource: String(r.Resource ?? '') }));
 }
 
+export const GARBAGE_COLLECTOR_CONTROLLER_NAME = 'garbage-collector-controller';
+
 export const garbageCollectorControllerDescriptor: ControllerDescriptor = {
-  name: 'garbage-collector-controller',
+  name: GARBAGE_COLLECTOR_CONTROLLER_NAME,
   aliases: ['garbagecollector'],
   enabledByDefault: true,
   serviceAccountName: 'generic-garbage-collector',
@@ -41,6 +44,9 @@ export const garbageCollectorControllerDescriptor: ControllerDescriptor = {
       ctx.log.info('garbage collector is disabled (EnableGarbageCollector: false)');
       return { stop: async () => {} };
     }
+    const recorder = createEventRecorder(ctx.client, GARBAGE_COLLECTOR_CONTROLLER_NAME, {
+      log: (m) => ctx.log.error(m),
+    });
     const gc = new GarbageCollectorController({
       client: ctx.client,
       metadataClient: metadataClientOf(ctx),
@@ -50,12 +56,16 @@ export const garbageCollectorControllerDescriptor: ControllerDescriptor = {
       workers: intField(section.ConcurrentGCSyncs, defaults.ConcurrentGCSyncs),
       fieldManager: componentName(profile, 'controller-manager'),
       log: ctx.log,
+      recorder,
     });
     const running = runController(
       ctx,
-      'garbage-collector-controller',
+      GARBAGE_COLLECTOR_CONTROLLER_NAME,
       (signal) => gc.run(signal),
-      () => void gc.shutDown(),
+      () => {
+        void gc.shutDown();
+        void recorder.stop();
+      },
     );
     return {
       check: () => {
