@@ -12,6 +12,7 @@ import { realClock } from '../client/work-queue/clock.ts';
 import { RateLimitingQueue } from '../client/work-queue/rate-limiting-queue.ts';
 import { runWorkers } from '../client/work-queue/run-workers.ts';
 import { simulatedNodeNames } from '../naming/simulated-nodes.ts';
+import type { PodEvents } from './events.ts';
 import { ipv4, nodeAddress, podSubnet, type SimulatedNode } from './node-object.ts';
 import { isConflict, isNotFound, keyOf, PODS, type Pod, type PodStatus } from './objects.ts';
 import { isTerminal, nextChangeAt, type PodRuntime, runningStatus, terminalStatus } from './pod-status.ts';
@@ -24,6 +25,8 @@ export interface NodeAgentOptions {
   stopDelayMs?: number;
   /** Pods worked on at once (default 4). */
   workers?: number;
+  /** Records the Pods' container Events (none: not recorded). */
+  events?: PodEvents;
   onError?(err: unknown): void;
 }
 
@@ -155,10 +158,12 @@ export class NodeAgent {
     const t = this.runtimeFor(key, pod);
     const now = this.clock.now();
     if (pod.metadata?.deletionTimestamp) {
+      this.o.events?.stopping(pod, t);
       await this.stopPod(key, pod, t, now);
       return;
     }
     if (isTerminal(pod)) return;
+    this.o.events?.starting(pod, t);
     const exit = this.exitCode(pod);
     if (exit !== undefined) {
       await this.writeStatus(pod, t, terminalStatus(pod, t, exit, now));

@@ -6,6 +6,7 @@
 // or Pods change, or after its backoff. Runs with a client of its own (the scheduler's user).
 
 import type { ApiClient, Clock, ResourceClient } from '../client/api.ts';
+import type { EventRecorder } from '../client/events/recorder.ts';
 import { SharedIndexInformer } from '../client/informers/shared-informer.ts';
 import { realClock } from '../client/work-queue/clock.ts';
 import { ItemExponentialFailureRateLimiter } from '../client/work-queue/rate-limiters.ts';
@@ -13,6 +14,7 @@ import { RateLimitingQueue } from '../client/work-queue/rate-limiting-queue.ts';
 import { runWorkers } from '../client/work-queue/run-workers.ts';
 import type { NamingProfile } from '../naming/profile.ts';
 import { simulatedNodeNames } from '../naming/simulated-nodes.ts';
+import { recordFailedScheduling, recordScheduled } from './events.ts';
 import { isConflict, isNotFound, keyOf, NODES, type Node, PODS, type Pod, rfc3339 } from './objects.ts';
 import { chooseNode } from './scheduler-rules.ts';
 
@@ -22,6 +24,8 @@ export interface SchedulerOptions {
   clock?: Clock;
   /** Concurrent bindings (default 4). */
   workers?: number;
+  /** Where Scheduled and FailedScheduling go (none: not recorded). */
+  recorder?: EventRecorder;
   onError?(err: unknown): void;
 }
 
@@ -165,6 +169,7 @@ export class Scheduler {
     const name = pod.metadata?.name ?? '';
     const pods = this.pods.inNamespace(ns);
     if (choice.node === undefined) {
+      recordFailedScheduling(this.o.recorder, pod, choice.message);
       await this.markUnschedulable(pod, choice.message);
       // Tried again after the queue's backoff, or sooner when a node or a Pod changes.
       throw new Unschedulable(choice.message);
@@ -181,6 +186,7 @@ export class Scheduler {
         } as Pod,
         { subresource: 'binding', name },
       );
+      recordScheduled(this.o.recorder, pod, nodeName);
     } catch (err) {
       this.assumed.delete(key);
       // Gone, or bound by someone else meanwhile: nothing left to do.

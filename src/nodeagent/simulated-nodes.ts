@@ -3,13 +3,16 @@
 // minimal scheduler that binds pending Pods to them. Each agent and the scheduler reach the API
 // with a client of their own: given by the caller, or made here from an address and the server's
 // client CA, each with its own certificate (`system:node:<name>` in `system:nodes`; the scheduler's
-// user), so the server authenticates and authorizes them as it would real ones.
+// user), so the server authenticates and authorizes them as it would real ones. Each agent and the
+// scheduler record their Events (events.ts) through a recorder of their own on that client.
 
 import type { ApiClient, Clock } from '../client/api.ts';
 import { StaticCredentialSource } from '../client/credentials.ts';
+import type { EventBroadcaster } from '../client/events/recorder.ts';
 import { RestClient, type RestClientOptions } from '../client/rest-client.ts';
 import { type NamingProfile, namingProfile } from '../naming/profile.ts';
 import { NodeAgent } from './agent.ts';
+import { nodeAgentRecorder, PodEvents, schedulerRecorder } from './events.ts';
 import { type HeartbeatTiming, NodeHeartbeat } from './heartbeat.ts';
 import {
   type CertificateAuthority,
@@ -102,11 +105,14 @@ export async function startSimulatedNodes(options: SimulatedNodesOptions): Promi
 
   const heartbeats: NodeHeartbeat[] = [];
   const agents: NodeAgent[] = [];
+  const recorders: EventBroadcaster[] = [];
   let scheduler: Scheduler | undefined;
   const stop = async () => {
     await scheduler?.stop();
     for (const h of heartbeats) h.stop();
     await Promise.all(agents.map((a) => a.stop()));
+    // What is queued is sent before the clients close.
+    await Promise.all(recorders.map((r) => r.stop()));
     for (const c of made) c.close();
   };
   try {
@@ -129,9 +135,12 @@ export async function startSimulatedNodes(options: SimulatedNodesOptions): Promi
         heartbeats.push(heartbeat);
         const registered = heartbeat.start();
         if (options.waitForRegistration ?? true) await registered;
+        const recorder = nodeAgentRecorder(client, profile, name, (m) => onError(new Error(m)));
+        recorders.push(recorder);
         const agent = new NodeAgent({
           client,
           node,
+          events: new PodEvents(recorder),
           clock: options.clock,
           stopDelayMs: options.stopDelayMs,
           onError,
@@ -141,9 +150,14 @@ export async function startSimulatedNodes(options: SimulatedNodesOptions): Promi
       }),
     );
     if (schedulerClient !== undefined) {
+      const recorder = schedulerRecorder(schedulerClient, profile, (m) =>
+        options.onError?.(new Error(m), 'scheduler'),
+      );
+      recorders.push(recorder);
       scheduler = new Scheduler({
         client: schedulerClient,
         profile,
+        recorder,
         clock: options.clock,
         onError: (err) => options.onError?.(err, 'scheduler'),
       });

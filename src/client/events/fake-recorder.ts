@@ -9,13 +9,18 @@ export interface RecordedEvent {
   reason: string;
   message: string;
   object: ApiObject;
+  fieldPath?: string;
 }
 
 export class FakeEventRecorder implements EventRecorder {
   readonly events: RecordedEvent[] = [];
 
-  event(object: ApiObject, type: EventType, reason: string, message: string): void {
-    this.events.push({ type, reason, message, object });
+  event(object: ApiObject, type: EventType, reason: string, message: string, fieldPath?: string): void {
+    this.events.push(
+      fieldPath === undefined
+        ? { type, reason, message, object }
+        : { type, reason, message, object, fieldPath },
+    );
   }
 
   /** The reasons recorded so far, in order. */

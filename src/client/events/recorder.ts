@@ -18,8 +18,11 @@ const MAX_TRIES = 12;
 const RETRY_SLEEP_MS = 10_000;
 
 export interface EventRecorder {
-  /** Records an Event about `obj` (core v1 Event in obj's namespace, 'default' for cluster-scoped). */
-  event(obj: ApiObject, type: EventType, reason: string, message: string): void;
+  /**
+   * Records an Event about `obj` (core v1 Event in obj's namespace, 'default' for cluster-scoped);
+   * fieldPath names a part of it (a node agent's `spec.containers{name}`).
+   */
+  event(obj: ApiObject, type: EventType, reason: string, message: string, fieldPath?: string): void;
 }
 
 export interface EventBroadcaster extends EventRecorder {
@@ -74,7 +77,7 @@ class Broadcaster implements EventBroadcaster {
     );
   }
 
-  event(obj: ApiObject, type: EventType, reason: string, message: string): void {
+  event(obj: ApiObject, type: EventType, reason: string, message: string, fieldPath?: string): void {
     if (this.stopped) return;
     if (type !== 'Normal' && type !== 'Warning') {
       this.log(`unsupported event type ${JSON.stringify(type)}`);
@@ -87,6 +90,7 @@ class Broadcaster implements EventBroadcaster {
       );
       return;
     }
+    if (fieldPath) ref.fieldPath = fieldPath;
     const now = this.clock.now();
     const ev = makeEvent(ref, this.source, type, reason, message, this.nameFor(ref.name ?? '', now), now);
     if (this.queue.length >= this.maxQueued) {
