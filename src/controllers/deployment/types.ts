@@ -5,27 +5,17 @@
 import type { GroupVersionResource } from '../../client/api.ts';
 import type { LabelSelector } from '../../machinery/labels.ts';
 import type { ApiObject } from '../../machinery/object.ts';
+import type { PodTemplateSpec, ReplicaSet, WorkloadCondition } from '../workload/apps-types.ts';
 
 export const DEPLOYMENTS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
-export const REPLICA_SETS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
+export { REPLICA_SETS } from '../workload/apps-types.ts';
 export const APPS_V1 = 'apps/v1';
 
 export type IntOrString = number | string;
 
-export interface Condition {
-  type: string;
-  status: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
+export type Condition = WorkloadCondition;
 
-export interface PodTemplate {
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; [f: string]: unknown };
-  spec?: Record<string, unknown>;
-  [f: string]: unknown;
-}
+export type PodTemplate = PodTemplateSpec;
 
 export interface DeploymentStatus {
   observedGeneration?: number;
@@ -57,26 +47,7 @@ export interface Deployment extends ApiObject {
   status?: DeploymentStatus;
 }
 
-export interface ReplicaSetStatus {
-  replicas?: number;
-  fullyLabeledReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  terminatingReplicas?: number;
-  observedGeneration?: number;
-  conditions?: Condition[];
-}
-
-export interface ReplicaSet extends ApiObject {
-  spec?: {
-    replicas?: number;
-    minReadySeconds?: number;
-    selector?: LabelSelector;
-    template?: PodTemplate;
-    [f: string]: unknown;
-  };
-  status?: ReplicaSetStatus;
-}
+export type { ReplicaSet, ReplicaSetStatus } from '../workload/apps-types.ts';
 
 export const ROLLING_UPDATE = 'RollingUpdate';
 export const RECREATE = 'Recreate';

@@ -2,11 +2,9 @@
 // constants it shares with upstream (burst of 500 Pods per sync, the feature gate of
 // terminatingReplicas, the event reasons).
 
-import type { GroupVersionResource } from '../../client/api.ts';
-import type { LabelSelector } from '../../machinery/labels.ts';
-import type { ApiObject } from '../../machinery/object.ts';
+import type { ReplicaSet, WorkloadCondition } from '../workload/apps-types.ts';
 
-export const REPLICA_SETS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
+export { REPLICA_SETS } from '../workload/apps-types.ts';
 export const RS_API_VERSION = 'apps/v1';
 export const RS_KIND = 'ReplicaSet';
 
@@ -27,43 +25,8 @@ export const REASON = {
   failedDelete: 'FailedDelete',
 } as const;
 
-export interface ReplicaSetCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface ReplicaSetStatus {
-  replicas?: number;
-  fullyLabeledReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  terminatingReplicas?: number;
-  observedGeneration?: number;
-  conditions?: ReplicaSetCondition[];
-}
-
-export interface PodTemplateSpec {
-  metadata?: {
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    finalizers?: string[];
-    [field: string]: unknown;
-  };
-  spec?: Record<string, unknown>;
-}
-
-export interface ReplicaSet extends ApiObject {
-  spec?: {
-    replicas?: number;
-    minReadySeconds?: number;
-    selector?: LabelSelector;
-    template?: PodTemplateSpec;
-  };
-  status?: ReplicaSetStatus;
-}
+export type ReplicaSetCondition = WorkloadCondition;
+export type { PodTemplateSpec, ReplicaSet, ReplicaSetStatus } from '../workload/apps-types.ts';
 
 /** spec.replicas with the server's default (1) for a hand-made object without it. */
 export function desiredReplicas(rs: ReplicaSet): number {
