@@ -4,7 +4,16 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KUBECTLS, kubectl, type Run, startTestServer, type TestServer, waitUntil } from './lib/harness.ts';
+import { POD_UPDATE_FORBIDDEN_MESSAGE } from '../../src/apis/core/pod/index.ts';
+import {
+  KUBECTLS,
+  kubectl,
+  type Run,
+  startTestServer,
+  type TestServer,
+  waitUntil,
+  writeTemp,
+} from './lib/harness.ts';
 
 /** Long enough for a loaded CI machine; each step normally finishes in a second or two. */
 const ROLLOUT_TIMEOUT = '120s';
@@ -85,6 +94,31 @@ for (const k of KUBECTLS) {
         /The Scale "web" is invalid: spec\.replicas: Invalid value: -1: must be greater than or equal to 0/,
       );
       assert.equal(await jsonpath('deploy web', '{.spec.replicas}'), '3');
+    });
+
+    it('an invalid pod spec is refused with its causes; a pod change beyond the mutable fields is forbidden', async () => {
+      const bad = `apiVersion: v1
+kind: Pod
+metadata:
+  name: bad
+spec:
+  containers:
+  - name: c
+    image: nginx:1.27
+  - name: c
+    image: ""
+`;
+      const r = await run('create', '-f', writeTemp(ts, 'bad-pod.yaml', bad));
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /The Pod "bad" is invalid: /);
+      assert.match(r.stderr, /spec\.containers\[1\]\.name: Duplicate value: "c"/);
+      assert.match(r.stderr, /spec\.containers\[1\]\.image: Required value/);
+      assert.notEqual((await run('get', 'pod', 'bad')).code, 0);
+      const pod = (await jsonpath('pods -l app=web', '{.items[0].metadata.name}')).trim();
+      const p = await run('patch', 'pod', pod, '-p', '{"spec":{"restartPolicy":"Never"}}');
+      assert.notEqual(p.code, 0);
+      assert.ok(p.stderr.includes(POD_UPDATE_FORBIDDEN_MESSAGE), p.stderr);
+      assert.equal(await jsonpath(`pod ${pod}`, '{.spec.restartPolicy}'), 'Always');
     });
 
     it('scale changes the running pods', async () => {
