@@ -60,7 +60,9 @@ class Broadcaster implements EventBroadcaster {
   private readonly stopping = new AbortController();
   private writer: Promise<void> | undefined;
   private stopped = false;
-  private seq = 0;
+  // A random start: recorders of one process (a scheduler and node agents) naming events about one
+  // object in one millisecond would otherwise pick the same names, and the later create would fail.
+  private seq = Math.floor(Math.random() * 1_000_000);
 
   constructor(
     private readonly client: ApiClient,
