@@ -1,13 +1,16 @@
 // Simulated nodes against a real in-process API server, each agent and the scheduler with a client
 // certificate of its own (the Node authorizer and RBAC judge them): the Nodes register Ready with
 // their Leases, a Pod created by the admin is bound by the scheduler and run by its node's agent,
-// and deleting it leaves nothing behind once the agent has stopped it.
+// and deleting it leaves nothing behind once the agent has stopped it; the Events the scheduler and
+// the agent record about a Pod (as `kubectl describe` lists them) are written under their identities.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { restOptionsFromPlatconfig } from '../client/config.ts';
+import type { CoreEvent } from '../client/events/event.ts';
+import { EVENTS } from '../client/events/recorder.ts';
 import { type Lease, leaseResource } from '../client/leader-election/lease-lock.ts';
 import { RestClient } from '../client/rest-client.ts';
 import { namingProfile } from '../naming/profile.ts';
@@ -91,6 +94,46 @@ describe('simulated nodes on a server', () => {
       (n) => n === 0,
       'the Pod gone',
     );
+    assert.deepEqual(errors, []);
+  });
+
+  it('records the Events kubectl describe shows for a scheduled Pod', async () => {
+    const pods = admin.resource<Pod>(PODS, NS);
+    await pods.create({
+      metadata: { name: 'told' },
+      spec: { containers: [{ name: 'app', image: 'nginx' }] },
+    });
+    const running = await waitFor(
+      () => pods.get('told'),
+      (p) => p.status?.phase === 'Running',
+      'the Pod Running',
+    );
+    const node = running.spec?.nodeName ?? '';
+    const events = admin.resource<CoreEvent>(EVENTS, NS);
+    const about = () => events.list({ fieldSelector: 'involvedObject.name=told' }).then((l) => l.items);
+    const started = await waitFor(about, (items) => items.length >= 4, 'four Events about the Pod');
+    const byReason = new Map(started.map((e) => [e.reason, e]));
+    assert.deepEqual([...byReason.keys()].sort(), ['Created', 'Pulled', 'Scheduled', 'Started']);
+    const scheduled = byReason.get('Scheduled');
+    assert.equal(scheduled?.type, 'Normal');
+    assert.equal(scheduled?.message, `Successfully assigned ${NS}/told to ${node}`);
+    assert.equal(scheduled?.source.component, names.defaultSchedulerName);
+    assert.equal(scheduled?.involvedObject.uid, running.metadata?.uid);
+    for (const reason of ['Pulled', 'Created', 'Started']) {
+      const e = byReason.get(reason);
+      assert.deepEqual(e?.source, { component: profile.nodeAgent, host: node }, reason);
+      assert.equal(e?.reportingInstance, node);
+      assert.equal(e?.involvedObject.fieldPath, 'spec.containers{app}');
+    }
+    assert.equal(byReason.get('Started')?.message, 'Container started');
+
+    await pods.delete('told');
+    const killed = await waitFor(
+      about,
+      (items) => items.some((e) => e.reason === 'Killing'),
+      'the Killing Event',
+    );
+    assert.equal(killed.find((e) => e.reason === 'Killing')?.message, 'Stopping container app');
     assert.deepEqual(errors, []);
   });
 });
