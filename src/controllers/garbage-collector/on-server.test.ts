@@ -1,8 +1,9 @@
 // The garbage collector's descriptor against a real in-process API server (started without its
 // in-server controllers) through the HTTP client, metadata-only watches and discovery: background,
 // foreground (blocking dependents, a cascade through a dependent with dependents of its own) and
-// orphan deletion, dangling references beside live owners, owners that never existed, and
-// dependents of another kind than their owner.
+// orphan deletion, dangling references beside live owners, owners that never existed,
+// dependents of another kind than their owner, and the OwnerRefInvalidNamespace Warning written
+// about a cluster-scoped dependent naming a namespaced owner.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -176,5 +177,27 @@ describe('garbage collector on a server', () => {
     );
     assert.equal((dep?.metadata?.ownerReferences?.[0] as { name?: string })?.name, 'two-b');
     await gone('ghost-dep');
+  });
+
+  it('a cluster-scoped dependent naming a namespaced owner gets a Warning Event, and stays', async () => {
+    const owner = await create('ns-owner');
+    const namespaces = client.resource({ group: '', version: 'v1', resource: 'namespaces' });
+    await namespaces.create({ metadata: { name: 'owned-ns', ownerReferences: [ref(owner)] } });
+    const events = client.resource({ group: '', version: 'v1', resource: 'events' }, 'default');
+    const [warning] = await waitFor(
+      async () => (await events.list({ fieldSelector: 'involvedObject.name=owned-ns' })).items,
+      (items) => items.length > 0,
+      'the Warning about owned-ns',
+    );
+    const e = warning as ApiObject & Record<string, unknown>;
+    assert.equal(e.type, 'Warning');
+    assert.equal(e.reason, 'OwnerRefInvalidNamespace');
+    assert.equal(
+      e.message,
+      `ownerRef [v1/ConfigMap, namespace: , name: ns-owner, uid: ${owner.metadata?.uid}] does not exist in namespace ""`,
+    );
+    assert.deepEqual(e.source, { component: 'garbage-collector-controller' });
+    assert.equal((e.involvedObject as { kind?: string }).kind, 'Namespace');
+    assert.ok(await get('owned-ns', namespaces), 'the dependent is left alone');
   });
 });
