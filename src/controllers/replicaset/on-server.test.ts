@@ -39,6 +39,14 @@ describe('replicaset controller on a server', () => {
 
   it('adopts, creates, reports status, releases, scales down and records events', async () => {
     const orphan = await pods.create({ metadata: { name: 'orphan', labels: { app: 'web' } }, spec: podSpec });
+    // The controller adopts what its Pod cache holds when it syncs: the orphan must be there first
+    // (the Pod and ReplicaSet watches are separate streams, so their events may arrive in any order).
+    const cached = h.informers.forResource<PodLike>(PODS).lister;
+    await waitFor(
+      () => cached.get(`${NS}/orphan`),
+      (p) => p !== undefined,
+      'the orphan in the controller’s Pod cache',
+    );
     const rs = await replicaSets.create({
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
