@@ -214,16 +214,7 @@ export function runningStatus(pod: Pod, rt: PodRuntime, now: number): PodStatus 
     readyCondition(pod, containersReady),
     containersReady,
   ];
-  const status: PodStatus = {
-    ...observed(pod),
-    phase: 'Running',
-    conditions: withConditions(pod, own, now),
-    ...addresses(pod, rt),
-    startTime: rfc3339(rt.startedAt),
-  };
-  if (init.length > 0) status.initContainerStatuses = init;
-  status.containerStatuses = containers;
-  return status;
+  return assembled(pod, rt, 'Running', own, now, init, containers);
 }
 
 /**
@@ -249,6 +240,19 @@ export function terminalStatus(pod: Pod, rt: PodRuntime, exitCode: number, now: 
     condition(pod, 'Ready', false, reason),
     condition(pod, 'ContainersReady', false, reason),
   ];
+  return assembled(pod, rt, phase, own, now, init, containers);
+}
+
+/** A status from its parts: the phase, the agent's own conditions merged into the Pod's, the containers. */
+function assembled(
+  pod: Pod,
+  rt: PodRuntime,
+  phase: string,
+  own: Parameters<typeof withConditions>[1],
+  now: number,
+  init: PodStatus['initContainerStatuses'],
+  containers: PodStatus['containerStatuses'],
+): PodStatus {
   const status: PodStatus = {
     ...observed(pod),
     phase,
@@ -256,7 +260,7 @@ export function terminalStatus(pod: Pod, rt: PodRuntime, exitCode: number, now: 
     ...addresses(pod, rt),
     startTime: rfc3339(rt.startedAt),
   };
-  if (init.length > 0) status.initContainerStatuses = init;
+  if (init !== undefined && init.length > 0) status.initContainerStatuses = init;
   status.containerStatuses = containers;
   return status;
 }
