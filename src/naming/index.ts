@@ -9,6 +9,7 @@ export * from './controller-objects.ts';
 export * from './finalizers.ts';
 export * from './group-aliases.ts';
 export * from './node-agents.ts';
+export * from './node-wire-fields.ts';
 export * from './openapi-extensions.ts';
 export * from './profile.ts';
 export * from './simulated-nodes.ts';

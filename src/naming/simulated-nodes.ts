@@ -5,7 +5,8 @@
 // the scheduler and the agents authenticate as.
 
 import { nodeLeaseNamespace } from './node-agents.ts';
-import { componentName, labelKey, type NamingProfile, namingProfile } from './profile.ts';
+import { NODE_AGENT_VERSION_FIELD, NODE_PROXY_VERSION_FIELD } from './node-wire-fields.ts';
+import { componentName, labelKey, type NamingProfile } from './profile.ts';
 
 export interface NodeConditionWords {
   readonly reason: string;
@@ -45,8 +46,6 @@ export interface SimulatedNodeNames {
   readonly nodesGroup: string;
 }
 
-const UPSTREAM = namingProfile('upstream');
-
 function capital(s: string): string {
   return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
 }
@@ -68,8 +67,8 @@ export function simulatedNodeNames(profile: NamingProfile): SimulatedNodeNames {
     },
     diskPressure: { reason: `${Agent}HasNoDiskPressure`, message: `${agent} has no disk pressure` },
     pidPressure: { reason: `${Agent}HasSufficientPID`, message: `${agent} has sufficient PID available` },
-    versionField: `${UPSTREAM.nodeAgent}Version`,
-    proxyVersionField: `${UPSTREAM.componentPrefix.replace(/-$/, '')}ProxyVersion`,
+    versionField: NODE_AGENT_VERSION_FIELD,
+    proxyVersionField: NODE_PROXY_VERSION_FIELD,
     simulatedExitCodeAnnotation: labelKey(profile, 'simulated-exit-code'),
     schedulerUser: `system:${componentName(profile, 'scheduler')}`,
     unschedulableTaint: `node.${profile.labelDomain}/unschedulable`,

@@ -14,28 +14,29 @@ const str = (description: string, wire?: ProtoMarkers): SchemaNode => ({
 export const EVENT_SHARED_DEFINITIONS: Record<string, SchemaNode> = {
   ObjectReference: {
     type: 'object',
-    description:
-      'ObjectReference contains enough information to let you inspect or modify the referred object.',
+    description: 'Points at another object precisely enough to read or change it.',
     structType: 'atomic',
     properties: {
-      kind: str('Kind of the referent.', { proto: 1 }),
-      namespace: str('Namespace of the referent.', { proto: 2 }),
-      name: str('Name of the referent.', { proto: 3 }),
-      uid: str('UID of the referent.', { proto: 4 }),
-      apiVersion: str('API version of the referent.', { proto: 5 }),
-      resourceVersion: str('Specific resourceVersion to which this reference is made, if any.', { proto: 6 }),
+      kind: str('Kind of the object pointed at.', { proto: 1 }),
+      namespace: str('Namespace of the object pointed at.', { proto: 2 }),
+      name: str('Name of the object pointed at.', { proto: 3 }),
+      uid: str('UID of the object pointed at.', { proto: 4 }),
+      apiVersion: str('API version of the object pointed at.', { proto: 5 }),
+      resourceVersion: str("The object's resourceVersion this reference was made against, if any.", {
+        proto: 6,
+      }),
       fieldPath: str(
-        'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].',
+        'When the reference is to part of the object, a JSON/Go field path to that part, for example spec.containers{name} or desiredState.manifest.containers[2].',
         { proto: 7 },
       ),
     },
   },
   EventSource: {
     type: 'object',
-    description: 'EventSource contains information for an event.',
+    description: 'Who reported an event.',
     properties: {
-      component: str('Component from which the event is generated.', { proto: 1 }),
-      host: str('Node name on which the event is generated.', { proto: 2 }),
+      component: str('Component that reported the event.', { proto: 1 }),
+      host: str('Node on which the event was reported.', { proto: 2 }),
     },
   },
 };
@@ -44,18 +45,17 @@ export const EVENT_SHARED_DEFINITIONS: Record<string, SchemaNode> = {
 export function eventSeriesDefinition(requiredFields: boolean): SchemaNode {
   return {
     type: 'object',
-    description:
-      'EventSeries contain information on series of events, i.e. thing that was/is happening continuously for some time.',
+    description: 'Repeated occurrences of one event, for something that went on (or goes on) for a while.',
     ...(requiredFields ? { required: ['count', 'lastObservedTime'] } : {}),
     properties: {
       count: {
         type: 'integer',
         format: 'int32',
-        description: 'Number of occurrences in this series up to the last heartbeat time',
+        description: 'How many times the event had happened by the last heartbeat.',
         proto: 1,
         ...(requiredFields ? { protoKeepZero: true } : {}),
       },
-      lastObservedTime: { ref: 'MicroTime', description: 'Time of the last occurrence observed', proto: 2 },
+      lastObservedTime: { ref: 'MicroTime', description: 'When the latest occurrence was seen.', proto: 2 },
     },
   };
 }
@@ -65,61 +65,59 @@ export const coreEventSchema = compileKindSchema({
   version: 'v1',
   kind: 'Event',
   description:
-    'Event is a report of an event somewhere in the cluster.  Events have a limited retention time and triggers and messages may evolve with time.  Event consumers should not rely on the timing of an event with a given Reason reflecting a consistent underlying trigger, or the continued existence of events with that Reason.  Events should be treated as informative, best-effort, supplemental data.',
+    'A note that something happened in the cluster. Events expire after a while, and their triggers, reasons and messages may change between releases, so treat them as best-effort information rather than a contract.',
   required: ['metadata', 'involvedObject'],
   properties: {
-    involvedObject: { ref: 'ObjectReference', description: 'The object that this event is about.', proto: 2 },
-    reason: str(
-      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
-      { proto: 3 },
-    ),
-    message: str('A human-readable description of the status of this operation.', { proto: 4 }),
+    involvedObject: { ref: 'ObjectReference', description: 'Object the event concerns.', proto: 2 },
+    reason: str('Short machine-readable word for why the object entered its current state.', { proto: 3 }),
+    message: str('Readable account of what happened.', { proto: 4 }),
     source: {
       ref: 'EventSource',
-      description: 'The component reporting this event. Should be a short machine understandable string.',
+      description: 'Component that reported the event, named by a short machine-readable string.',
       proto: 5,
     },
     firstTimestamp: {
       ref: 'Time',
-      description: 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)',
+      description:
+        "When the event was first recorded; the server's receipt time is kept separately in the object's metadata.",
       proto: 6,
     },
     lastTimestamp: {
       ref: 'Time',
-      description: 'The time at which the most recent occurrence of this event was recorded.',
+      description: 'When the latest occurrence was recorded.',
       proto: 7,
     },
     count: {
       type: 'integer',
       format: 'int32',
-      description: 'The number of times this event has occurred.',
+      description: 'How many times the event has happened.',
       proto: 8,
     },
-    type: str('Type of this event (Normal, Warning), new types could be added in the future', { proto: 9 }),
-    eventTime: { ref: 'MicroTime', description: 'Time when this Event was first observed.', proto: 10 },
+    type: str('Normal or Warning; more types may be added later.', { proto: 9 }),
+    eventTime: { ref: 'MicroTime', description: 'When the event was first observed.', proto: 10 },
     series: {
       ref: 'EventSeries',
-      description: "Data about the Event series this event represents or nil if it's a singleton Event.",
+      description: 'Repetition details when the event recurs; absent for a one-off event.',
       proto: 11,
       protoPointer: true,
     },
-    action: str('What action was taken/failed regarding to the Regarding object.', { proto: 12 }),
+    action: str('Action that was taken, or that failed, on the object concerned.', { proto: 12 }),
     related: {
       ref: 'ObjectReference',
-      description: 'Optional secondary object for more complex actions.',
+      description: 'A second object involved in the action, if any.',
       proto: 13,
       protoPointer: true,
     },
     reportingComponent: {
       type: 'string',
-      description: 'Name of the controller that emitted this Event, e.g. `<domain>/service-controller`.',
+      description: 'Controller that emitted the event, such as `<domain>/service-controller`.',
       default: '',
       proto: 14,
       protoKeepZero: true,
     },
     reportingInstance: {
       type: 'string',
-      description: 'ID of the controller instance, e.g. `<component>-xyzf`.',
+      description: 'Which instance of that controller emitted it, such as `<component>-xyzf`.',
       default: '',
       proto: 15,
       protoKeepZero: true,

@@ -5,6 +5,7 @@
 import type { TableColumn } from '../../codec/table.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { nodeRoleLabel, nodeRoleLabelPrefix } from '../../naming/node-roles.ts';
+import { NODE_AGENT_VERSION_FIELD } from '../../naming/node-wire-fields.ts';
 import type { NamingProfile } from '../../naming/profile.ts';
 import { AGE_COLUMN, NAME_COLUMN } from '../printing.ts';
 import { specOf, statusOf } from './node-validation.ts';
@@ -53,24 +54,30 @@ function info(node: ApiObject, field: string): string {
   return typeof v === 'string' ? v : '';
 }
 
-const ADDRESSES = 'List of addresses reachable to the node. Queried from cloud provider, if available.';
+const ADDRESSES =
+  'Addresses at which the node can be reached, taken from the cloud provider when it has them.';
 
 export function nodeColumns(profile: NamingProfile): TableColumn[] {
   return [
     NAME_COLUMN,
-    { name: 'Status', type: 'string', description: 'The status of the node', cell: nodeStatusCell },
+    {
+      name: 'Status',
+      type: 'string',
+      description: 'Whether the node is ready, and whether it is cordoned.',
+      cell: nodeStatusCell,
+    },
     {
       name: 'Roles',
       type: 'string',
-      description: 'The roles of the node',
+      description: "Roles the node's labels give it.",
       cell: (obj) => nodeRoles(obj, profile).join(',') || '<none>',
     },
     AGE_COLUMN,
     {
       name: 'Version',
       type: 'string',
-      description: 'Version of the node agent reported by the node.',
-      cell: (obj) => info(obj, 'kubeletVersion'),
+      description: 'Version of the node agent running on the node.',
+      cell: (obj) => info(obj, NODE_AGENT_VERSION_FIELD),
     },
     {
       name: 'Internal-IP',
@@ -90,14 +97,15 @@ export function nodeColumns(profile: NamingProfile): TableColumn[] {
       name: 'OS-Image',
       type: 'string',
       priority: 1,
-      description: 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).',
+      description:
+        "Operating system name read from the node's /etc/os-release, such as Debian GNU/Linux 12 (bookworm).",
       cell: (obj) => info(obj, 'osImage') || '<unknown>',
     },
     {
       name: 'Kernel-Version',
       type: 'string',
       priority: 1,
-      description: "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
+      description: 'Kernel release as `uname -r` prints it on the node, such as 6.1.0-18-amd64.',
       cell: (obj) => info(obj, 'kernelVersion') || '<unknown>',
     },
     {
@@ -105,7 +113,7 @@ export function nodeColumns(profile: NamingProfile): TableColumn[] {
       type: 'string',
       priority: 1,
       description:
-        'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
+        'Container runtime name and version as the runtime API gives them, such as containerd://1.7.0.',
       cell: (obj) => info(obj, 'containerRuntimeVersion') || '<unknown>',
     },
   ];

@@ -1,6 +1,12 @@
 // The Node schema (core/v1): spec and status with upstream's field names, list topology, patch
 // keys and protobuf field numbers (upstream's generated.proto, API 1.35).
 
+import {
+  NODE_AGENT_CONFIG_KEY_FIELD,
+  NODE_AGENT_ENDPOINT_FIELD,
+  NODE_AGENT_VERSION_FIELD,
+  NODE_PROXY_VERSION_FIELD,
+} from '../../naming/node-wire-fields.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
 import type { ProtoMarkers, SchemaNode } from '../../schema/types.ts';
 
@@ -29,61 +35,58 @@ const quantities = (description: string, proto: number): SchemaNode => ({
 const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   NodeSpec: {
     type: 'object',
-    description: 'NodeSpec describes the attributes that a node is created with.',
+    description: 'How a node is set up when it is created.',
     properties: {
-      podCIDR: str('PodCIDR represents the pod IP range assigned to the node.', { proto: 1 }),
+      podCIDR: str('Range of Pod IP addresses given to this node.', { proto: 1 }),
       podCIDRs: {
         type: 'array',
         items: { type: 'string' },
-        description: 'podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node.',
+        description:
+          'Every Pod IP range given to this node: at most one IPv4 and one IPv6 range, the first equal to podCIDR.',
         listType: 'set',
         patchStrategy: 'merge',
         proto: 7,
       },
       providerID: str(
-        'ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>',
+        "The cloud provider's identifier for this node, written <ProviderName>://<ProviderSpecificNodeID>.",
         {
           proto: 3,
         },
       ),
-      unschedulable: bool(
-        'Unschedulable controls node schedulability of new pods. By default, node is schedulable.',
-        {
-          proto: 4,
-        },
-      ),
+      unschedulable: bool('When true, no new Pods are placed on this node. Unset means schedulable.', {
+        proto: 4,
+      }),
       taints: {
         type: 'array',
         items: { ref: 'Taint' },
-        description: "If specified, the node's taints.",
+        description: 'Taints on this node; Pods that do not tolerate them are kept away.',
         listType: 'atomic',
         proto: 5,
       },
       configSource: {
         ref: 'NodeConfigSource',
         description:
-          "Deprecated: Previously used to specify the source of the node's configuration for the dynamic configuration feature, which is removed.",
+          'Deprecated and unused: it named where the node loaded its configuration from under the dynamic configuration feature, which no longer exists.',
         proto: 6,
         protoPointer: true,
       },
-      externalID: str('Deprecated. Not all node agents will set this field. Remove field after 1.13.', {
+      externalID: str('Deprecated; some node agents leave it empty. Due for removal after 1.13.', {
         proto: 2,
       }),
     },
   },
   Taint: {
     type: 'object',
-    description:
-      'The node this Taint is attached to has the "effect" on any pod that does not tolerate the Taint.',
+    description: 'A mark on a node whose effect applies to every Pod that lacks a matching toleration.',
     required: ['key', 'effect'],
     properties: {
-      key: str('Required. The taint key to be applied to a node.', { proto: 1, protoKeepZero: true }),
-      value: str('The taint value corresponding to the taint key.', { proto: 2 }),
+      key: str('Required. Key of the taint.', { proto: 1, protoKeepZero: true }),
+      value: str('Value paired with the key.', { proto: 2 }),
       effect: str(
-        'Required. The effect of the taint on pods that do not tolerate the taint. Valid effects are NoSchedule, PreferNoSchedule and NoExecute.',
+        'Required. What happens to Pods without a matching toleration: NoSchedule, PreferNoSchedule or NoExecute.',
         { proto: 3, protoKeepZero: true },
       ),
-      timeAdded: time('TimeAdded represents the time at which the taint was added.', {
+      timeAdded: time('When the taint was put on the node.', {
         proto: 4,
         protoPointer: true,
       }),
@@ -92,11 +95,11 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   NodeConfigSource: {
     type: 'object',
     description:
-      'NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil. This API is deprecated since 1.22',
+      "Where a node's configuration comes from; exactly one field other than metadata must be set. Deprecated since 1.22.",
     properties: {
       configMap: {
         ref: 'ConfigMapNodeConfigSource',
-        description: "ConfigMap is a reference to a Node's ConfigMap",
+        description: "A ConfigMap holding the node's configuration.",
         proto: 2,
         protoPointer: true,
       },
@@ -104,20 +107,19 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   ConfigMapNodeConfigSource: {
     type: 'object',
-    description:
-      'ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node.',
-    required: ['namespace', 'name', 'kubeletConfigKey'],
+    description: 'Points at the ConfigMap a Node takes its configuration from.',
+    required: ['namespace', 'name', NODE_AGENT_CONFIG_KEY_FIELD],
     properties: {
-      namespace: str('Namespace is the metadata.namespace of the referenced ConfigMap.', {
+      namespace: str('Namespace of that ConfigMap.', {
         proto: 1,
         protoKeepZero: true,
       }),
-      name: str('Name is the metadata.name of the referenced ConfigMap.', { proto: 2, protoKeepZero: true }),
-      uid: str('UID is the metadata.UID of the referenced ConfigMap.', { proto: 3 }),
-      resourceVersion: str('ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap.', {
+      name: str('Name of that ConfigMap.', { proto: 2, protoKeepZero: true }),
+      uid: str('UID of that ConfigMap.', { proto: 3 }),
+      resourceVersion: str('resourceVersion of that ConfigMap.', {
         proto: 4,
       }),
-      kubeletConfigKey: str('Which key of the referenced ConfigMap holds the node agent configuration.', {
+      [NODE_AGENT_CONFIG_KEY_FIELD]: str("The ConfigMap key whose value is the node agent's configuration.", {
         proto: 5,
         protoKeepZero: true,
       }),
@@ -125,18 +127,18 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   NodeStatus: {
     type: 'object',
-    description: 'NodeStatus is information about the current status of a node.',
+    description: 'What was last observed about a node.',
     properties: {
-      capacity: quantities('Capacity represents the total resources of a node.', 1),
+      capacity: quantities('Total amount of each resource the node has.', 1),
       allocatable: quantities(
-        'Allocatable represents the resources of a node that are available for scheduling. Defaults to Capacity.',
+        'Amount of each resource Pods may be scheduled against; taken to equal capacity when unset.',
         2,
       ),
-      phase: str('NodePhase is the recently observed lifecycle phase of the node.', { proto: 3 }),
+      phase: str('Last seen lifecycle phase of the node.', { proto: 3 }),
       conditions: {
         type: 'array',
         items: { ref: 'NodeCondition' },
-        description: 'Conditions is an array of current observed node conditions.',
+        description: 'Conditions last observed on the node, one per type.',
         listType: 'map',
         listMapKeys: ['type'],
         patchStrategy: 'merge',
@@ -146,7 +148,7 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
       addresses: {
         type: 'array',
         items: { ref: 'NodeAddress' },
-        description: 'List of addresses reachable to the node.',
+        description: 'Addresses at which the node can be reached.',
         listType: 'map',
         listMapKeys: ['type'],
         patchStrategy: 'merge',
@@ -155,60 +157,59 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
       },
       daemonEndpoints: {
         ref: 'NodeDaemonEndpoints',
-        description: 'Endpoints of daemons running on the Node.',
+        description: 'Where the daemons on this node listen.',
         proto: 6,
       },
       nodeInfo: {
         ref: 'NodeSystemInfo',
-        description: 'Set of ids/uuids to uniquely identify the node.',
+        description: 'Identifiers and versions the node reports about its system.',
         proto: 7,
       },
       images: {
         type: 'array',
         items: { ref: 'ContainerImage' },
-        description: 'List of container images on this node',
+        description: 'Container images present on the node.',
         listType: 'atomic',
         proto: 8,
       },
       volumesInUse: {
         type: 'array',
         items: { type: 'string' },
-        description: 'List of attachable volumes in use (mounted) by the node.',
+        description: 'Attachable volumes the node has mounted right now.',
         listType: 'atomic',
         proto: 9,
       },
       volumesAttached: {
         type: 'array',
         items: { ref: 'AttachedVolume' },
-        description: 'List of volumes that are attached to the node.',
+        description: 'Volumes currently attached to the node.',
         listType: 'atomic',
         proto: 10,
       },
       config: {
         ref: 'NodeConfigStatus',
         description:
-          'Status of the config assigned to the node via the removed dynamic configuration feature.',
+          'State of the configuration handed to the node by the dynamic configuration feature, now removed.',
         proto: 11,
         protoPointer: true,
       },
       runtimeHandlers: {
         type: 'array',
         items: { ref: 'NodeRuntimeHandler' },
-        description: 'The available runtime handlers.',
+        description: 'Runtime handlers the node offers.',
         listType: 'atomic',
         proto: 12,
       },
       features: {
         ref: 'NodeFeatures',
-        description: 'Features describes the set of features implemented by the CRI implementation.',
+        description: "Which optional features the node's container runtime (CRI) supports.",
         proto: 13,
         protoPointer: true,
       },
       declaredFeatures: {
         type: 'array',
         items: { type: 'string' },
-        description:
-          'DeclaredFeatures represents the features related to feature gates that are declared by the node.',
+        description: 'Feature-gate related features the node says it has.',
         listType: 'atomic',
         proto: 14,
       },
@@ -216,49 +217,49 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   NodeCondition: {
     type: 'object',
-    description: 'NodeCondition contains condition information for a node.',
+    description: 'One observed condition of a node.',
     required: ['type', 'status'],
     properties: {
-      type: str('Type of node condition.', { proto: 1, protoKeepZero: true }),
-      status: str('Status of the condition, one of True, False, Unknown.', { proto: 2, protoKeepZero: true }),
-      lastHeartbeatTime: time('Last time we got an update on a given condition.', { proto: 3 }),
-      lastTransitionTime: time('Last time the condition transit from one status to another.', { proto: 4 }),
-      reason: str("(brief) reason for the condition's last transition.", { proto: 5 }),
-      message: str('Human readable message indicating details about last transition.', { proto: 6 }),
+      type: str('Which condition this is.', { proto: 1, protoKeepZero: true }),
+      status: str('Condition state: True, False or Unknown.', { proto: 2, protoKeepZero: true }),
+      lastHeartbeatTime: time('When this condition was last reported.', { proto: 3 }),
+      lastTransitionTime: time('When the status last changed value.', { proto: 4 }),
+      reason: str('Short machine-readable cause of the latest status change.', { proto: 5 }),
+      message: str('Readable explanation of the latest status change.', { proto: 6 }),
     },
   },
   NodeAddress: {
     type: 'object',
-    description: "NodeAddress contains information for the node's address.",
+    description: 'One address of a node.',
     required: ['type', 'address'],
     properties: {
-      type: str('Node address type, one of Hostname, ExternalIP or InternalIP.', {
+      type: str('Kind of address: Hostname, ExternalIP or InternalIP.', {
         proto: 1,
         protoKeepZero: true,
       }),
-      address: str('The node address.', { proto: 2, protoKeepZero: true }),
+      address: str('The address itself.', { proto: 2, protoKeepZero: true }),
     },
   },
   NodeDaemonEndpoints: {
     type: 'object',
-    description: 'NodeDaemonEndpoints lists ports opened by daemons running on the Node.',
+    description: 'Ports the daemons on a node listen on.',
     properties: {
-      kubeletEndpoint: {
+      [NODE_AGENT_ENDPOINT_FIELD]: {
         ref: 'DaemonEndpoint',
-        description: 'Endpoint on which the node agent is listening.',
+        description: 'Where the node agent listens.',
         proto: 1,
       },
     },
   },
   DaemonEndpoint: {
     type: 'object',
-    description: 'DaemonEndpoint contains information about a single Daemon endpoint.',
+    description: 'The port one daemon listens on.',
     required: ['Port'],
     properties: {
       Port: {
         type: 'integer',
         format: 'int32',
-        description: 'Port number of the given endpoint.',
+        description: 'The port number.',
         proto: 1,
         protoKeepZero: true,
       },
@@ -266,7 +267,7 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   NodeSystemInfo: {
     type: 'object',
-    description: 'NodeSystemInfo is a set of ids/uuids to uniquely identify the node.',
+    description: 'Identifiers and version strings a node reports about its system.',
     required: [
       'machineID',
       'systemUUID',
@@ -274,40 +275,43 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
       'kernelVersion',
       'osImage',
       'containerRuntimeVersion',
-      'kubeletVersion',
-      'kubeProxyVersion',
+      NODE_AGENT_VERSION_FIELD,
+      NODE_PROXY_VERSION_FIELD,
       'operatingSystem',
       'architecture',
     ],
     properties: {
-      machineID: str('MachineID reported by the node.', { proto: 1, protoKeepZero: true }),
-      systemUUID: str('SystemUUID reported by the node.', { proto: 2, protoKeepZero: true }),
-      bootID: str('Boot ID reported by the node.', { proto: 3, protoKeepZero: true }),
-      kernelVersion: str("Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", {
+      machineID: str('Machine ID, as the node reports it.', { proto: 1, protoKeepZero: true }),
+      systemUUID: str('System UUID, as the node reports it.', { proto: 2, protoKeepZero: true }),
+      bootID: str("ID of the node's current boot.", { proto: 3, protoKeepZero: true }),
+      kernelVersion: str('Kernel release as `uname -r` prints it on the node, such as 6.1.0-18-amd64.', {
         proto: 4,
         protoKeepZero: true,
       }),
-      osImage: str('OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', {
-        proto: 5,
-        protoKeepZero: true,
-      }),
+      osImage: str(
+        "Operating system name read from the node's /etc/os-release, such as Debian GNU/Linux 12 (bookworm).",
+        {
+          proto: 5,
+          protoKeepZero: true,
+        },
+      ),
       containerRuntimeVersion: str(
-        'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
+        'Container runtime name and version as the runtime API gives them, such as containerd://1.7.0.',
         { proto: 6, protoKeepZero: true },
       ),
-      kubeletVersion: str('Version of the node agent reported by the node.', {
+      [NODE_AGENT_VERSION_FIELD]: str('Version of the node agent running on the node.', {
         proto: 7,
         protoKeepZero: true,
       }),
-      kubeProxyVersion: str('Deprecated: version of the service proxy reported by the node.', {
+      [NODE_PROXY_VERSION_FIELD]: str("Deprecated: the service proxy's version on this node.", {
         proto: 8,
         protoKeepZero: true,
       }),
-      operatingSystem: str('The Operating System reported by the node', { proto: 9, protoKeepZero: true }),
-      architecture: str('The Architecture reported by the node', { proto: 10, protoKeepZero: true }),
+      operatingSystem: str('Operating system family the node runs.', { proto: 9, protoKeepZero: true }),
+      architecture: str('CPU architecture of the node.', { proto: 10, protoKeepZero: true }),
       swap: {
         ref: 'NodeSwapStatus',
-        description: 'Swap Info reported by the node.',
+        description: 'Swap memory details from the node.',
         proto: 11,
         protoPointer: true,
       },
@@ -315,12 +319,12 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   NodeSwapStatus: {
     type: 'object',
-    description: 'NodeSwapStatus represents swap memory information.',
+    description: "A node's swap memory.",
     properties: {
       capacity: {
         type: 'integer',
         format: 'int64',
-        description: 'Total amount of swap memory in bytes.',
+        description: 'Swap size in bytes.',
         proto: 1,
         protoPointer: true,
       },
@@ -328,30 +332,30 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   ContainerImage: {
     type: 'object',
-    description: 'Describe a container image',
+    description: 'A container image stored on a node.',
     properties: {
       names: {
         type: 'array',
         items: { type: 'string' },
-        description: 'Names by which this image is known.',
+        description: 'Names and references the image goes by.',
         listType: 'atomic',
         proto: 1,
       },
       sizeBytes: {
         type: 'integer',
         format: 'int64',
-        description: 'The size of the image in bytes.',
+        description: 'Image size in bytes.',
         proto: 2,
       },
     },
   },
   AttachedVolume: {
     type: 'object',
-    description: 'AttachedVolume describes a volume attached to a node',
+    description: 'A volume attached to a node.',
     required: ['name', 'devicePath'],
     properties: {
-      name: str('Name of the attached volume', { proto: 1, protoKeepZero: true }),
-      devicePath: str('DevicePath represents the device path where the volume should be available', {
+      name: str('Name of the volume.', { proto: 1, protoKeepZero: true }),
+      devicePath: str('Device path at which the volume is expected to appear.', {
         proto: 2,
         protoKeepZero: true,
       }),
@@ -359,43 +363,42 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   NodeConfigStatus: {
     type: 'object',
-    description: 'NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource.',
+    description: 'Progress of the configuration named by spec.configSource.',
     properties: {
       assigned: {
         ref: 'NodeConfigSource',
-        description: 'Assigned reports the checkpointed config the node will try to use.',
+        description: 'Checkpointed configuration the node means to use.',
         proto: 1,
         protoPointer: true,
       },
       active: {
         ref: 'NodeConfigSource',
-        description: 'Active reports the checkpointed config the node is actively using.',
+        description: 'Checkpointed configuration in use now.',
         proto: 2,
         protoPointer: true,
       },
       lastKnownGood: {
         ref: 'NodeConfigSource',
-        description:
-          'LastKnownGood reports the checkpointed config the node will fall back to when it encounters an error.',
+        description: 'Checkpointed configuration the node reverts to after an error.',
         proto: 3,
         protoPointer: true,
       },
-      error: str('Error describes any problems reconciling the Spec.ConfigSource to the Active config.', {
+      error: str('Problems met while making spec.configSource the active configuration.', {
         proto: 4,
       }),
     },
   },
   NodeRuntimeHandler: {
     type: 'object',
-    description: 'NodeRuntimeHandler is a set of runtime handler information.',
+    description: 'One runtime handler and what it supports.',
     properties: {
-      name: str('Runtime handler name. Empty for the default runtime handler.', {
+      name: str('Handler name; empty for the default handler.', {
         proto: 1,
         protoKeepZero: true,
       }),
       features: {
         ref: 'NodeRuntimeHandlerFeatures',
-        description: 'Supported features.',
+        description: 'What this handler supports.',
         proto: 2,
         protoPointer: true,
       },
@@ -403,17 +406,17 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   NodeRuntimeHandlerFeatures: {
     type: 'object',
-    description: 'NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler.',
+    description: 'Optional features a runtime handler implements.',
     properties: {
       recursiveReadOnlyMounts: bool(
-        'RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts.',
+        'True when the handler can make read-only mounts recursive (RecursiveReadOnlyMounts).',
         {
           proto: 1,
           protoPointer: true,
         },
       ),
       userNamespaces: bool(
-        'UserNamespaces is set to true if the runtime handler supports UserNamespaces, including for volumes.',
+        'True when the handler supports user namespaces (UserNamespaces), volumes included.',
         {
           proto: 2,
           protoPointer: true,
@@ -423,10 +426,10 @@ const NODE_DEFINITIONS: Record<string, SchemaNode> = {
   },
   NodeFeatures: {
     type: 'object',
-    description: 'NodeFeatures describes the set of features implemented by the CRI implementation.',
+    description: "Optional features the node's container runtime (CRI) implements.",
     properties: {
       supplementalGroupsPolicy: bool(
-        'SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser.',
+        'True when the runtime supports SupplementalGroupsPolicy and ContainerUser.',
         {
           proto: 1,
           protoPointer: true,
@@ -440,10 +443,10 @@ export const nodeSchema = compileKindSchema({
   group: '',
   version: 'v1',
   kind: 'Node',
-  description: 'Node is a worker node. Each node will have a unique identifier in the cache (i.e. in etcd).',
+  description: 'A machine that runs Pods. Each Node is stored under a name unique in the cluster.',
   properties: {
-    spec: { ref: 'NodeSpec', description: 'Spec defines the behavior of a node.', proto: 2 },
-    status: { ref: 'NodeStatus', description: 'Most recently observed status of the node.', proto: 3 },
+    spec: { ref: 'NodeSpec', description: 'How the node is configured.', proto: 2 },
+    status: { ref: 'NodeStatus', description: 'What was last observed about the node.', proto: 3 },
   },
   definitions: NODE_DEFINITIONS,
 });

@@ -45,65 +45,69 @@ function schemaFor(group: string) {
     version: 'v1',
     kind: 'Event',
     description:
-      'Event is a report of an event somewhere in the cluster. It generally denotes some state change in the system. Events have a limited retention time and triggers and messages may evolve with time.  Event consumers should not rely on the timing of an event with a given Reason reflecting a consistent underlying trigger, or the continued existence of events with that Reason.  Events should be treated as informative, best-effort, supplemental data.',
+      'A note that something happened in the cluster, usually a change of state. Events expire after a while, and their triggers, reasons and messages may change between releases, so treat them as best-effort information rather than a contract.',
     required: ['eventTime'],
     properties: {
       eventTime: {
         ref: 'MicroTime',
-        description: 'eventTime is the time when this Event was first observed. It is required.',
+        description: 'Required. When the event was first observed.',
         proto: 2,
       },
       series: {
         ref: 'EventSeries',
-        description:
-          "series is data about the Event series this event represents or nil if it's a singleton Event.",
+        description: 'Repetition details when the event recurs; absent for a one-off event.',
         proto: 3,
         protoPointer: true,
       },
-      reportingController: str('reportingController is the name of the controller that emitted this Event.', {
-        proto: 4,
-      }),
-      reportingInstance: str('reportingInstance is the ID of the controller instance.', { proto: 5 }),
-      action: str('action is what action was taken/failed regarding to the regarding object.', { proto: 6 }),
-      reason: str('reason is why the action was taken. It is human-readable.', { proto: 7 }),
+      reportingController: str(
+        'Controller that emitted the event, such as `<domain>/service-controller`; required for new events.',
+        {
+          proto: 4,
+        },
+      ),
+      reportingInstance: str(
+        'Which instance of that controller emitted it, such as `<component>-xyzf`; required for new events, at most 128 characters.',
+        { proto: 5 },
+      ),
+      action: str(
+        'Machine-readable action taken, or that failed, on the object concerned; required for new events, at most 128 characters.',
+        { proto: 6 },
+      ),
+      reason: str('Why the action was taken; required for new events, at most 128 characters.', { proto: 7 }),
       regarding: {
         ref: 'ObjectReference',
-        description: 'regarding contains the object this Event is about.',
+        description: 'Object the event concerns.',
         proto: 8,
       },
       related: {
         ref: 'ObjectReference',
-        description: 'related is the optional secondary object for more complex actions.',
+        description: 'A second object involved in the action, if any.',
         proto: 9,
         protoPointer: true,
       },
-      note: str('note is a human-readable description of the status of this operation.', { proto: 10 }),
-      type: str('type is the type of this event (Normal, Warning), new types could be added in the future.', {
+      note: str('Readable account of what happened, at most 1kB.', { proto: 10 }),
+      type: str('Normal or Warning; more types may be added later. Required for new events.', {
         proto: 11,
       }),
       deprecatedSource: {
         ref: 'EventSource',
-        description:
-          'deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.',
+        description: 'Deprecated: kept so core/v1 Events convert without loss (their source).',
         proto: 12,
       },
       deprecatedFirstTimestamp: {
         ref: 'Time',
-        description:
-          'deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.',
+        description: 'Deprecated: kept so core/v1 Events convert without loss (their firstTimestamp).',
         proto: 13,
       },
       deprecatedLastTimestamp: {
         ref: 'Time',
-        description:
-          'deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.',
+        description: 'Deprecated: kept so core/v1 Events convert without loss (their lastTimestamp).',
         proto: 14,
       },
       deprecatedCount: {
         type: 'integer',
         format: 'int32',
-        description:
-          'deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type.',
+        description: 'Deprecated: kept so core/v1 Events convert without loss (their count).',
         proto: 15,
       },
     },

@@ -1,6 +1,6 @@
 // The definitions a Pod's status reaches (core/v1 PodStatus and what it holds), with upstream's
 // protobuf field numbers and Go field shapes, and the list semantics apply and strategic merge
-// patch need. Descriptions are short forms of upstream's.
+// patch need. Descriptions are in our own words; the facts in them are upstream's.
 
 import type { SchemaNode } from '../../../schema/types.ts';
 
@@ -33,49 +33,46 @@ const time = (description: string, proto: number): SchemaNode => ({ ref: 'Time',
 export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
   PodStatus: {
     type: 'object',
-    description: 'PodStatus represents information about the status of a pod.',
+    description: "What was last observed about a Pod; it may lag behind the Pod's real state.",
     properties: {
       observedGeneration: int(
         'int64',
-        'If set, this represents the .metadata.generation that the pod status was set based upon.',
+        'The .metadata.generation this status was written against, when set.',
         17,
       ),
-      phase: str(
-        'The phase of a Pod is a simple, high-level summary of where the Pod is in its lifecycle.',
-        1,
-        {},
-      ),
+      phase: str("Coarse stage of the Pod's life: Pending, Running, Succeeded, Failed or Unknown.", 1, {}),
       conditions: {
         type: 'array',
         items: { ref: 'PodCondition' },
-        description: 'Current service state of pod.',
+        description: 'Conditions currently observed on the Pod, one per type.',
         listType: 'map',
         listMapKeys: ['type'],
         patchMergeKey: 'type',
         patchStrategy: 'merge',
         proto: 2,
       },
-      message: str('A human readable message indicating details about why the pod is in this condition.', 3),
-      reason: str('A brief CamelCase message indicating details about why the pod is in this state.', 4),
+      message: str('Readable explanation of why the Pod is in its current state.', 3),
+      reason: str('Short CamelCase word saying why the Pod is in its current state.', 4),
       nominatedNodeName: str(
-        'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
+        'Node this Pod is expected to land on once the Pods it preempted there finish terminating; set only during such a preemption.',
         11,
       ),
-      hostIP: str('hostIP holds the IP address of the host to which the pod is assigned.', 5),
+      hostIP: str('IP address of the host the Pod was assigned to; empty before the Pod starts.', 5),
       hostIPs: {
         type: 'array',
         items: { ref: 'HostIP' },
-        description: 'hostIPs holds the IP addresses allocated to the host.',
+        description:
+          "IP addresses of the Pod's host; the first equals hostIP, and the list is empty before the Pod starts.",
         listType: 'atomic',
         patchMergeKey: 'ip',
         patchStrategy: 'merge',
         proto: 16,
       },
-      podIP: str('podIP address allocated to the pod.', 6),
+      podIP: str('IP address given to the Pod; empty until one is given.', 6),
       podIPs: {
         type: 'array',
         items: { ref: 'PodIP' },
-        description: 'podIPs holds the IP addresses allocated to the pod.',
+        description: 'IP addresses given to the Pod, at most one IPv4 and one IPv6; the first equals podIP.',
         listType: 'map',
         listMapKeys: ['ip'],
         patchMergeKey: 'ip',
@@ -84,41 +81,41 @@ export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
       },
       startTime: {
         ref: 'Time',
-        description: 'RFC 3339 date and time at which the object was acknowledged by the Kubelet.',
+        description: 'When the node agent took the Pod on, before any image was pulled (RFC 3339).',
         proto: 7,
         protoPointer: true,
       },
       initContainerStatuses: {
         type: 'array',
         items: { ref: 'ContainerStatus' },
-        description: 'Statuses of init containers in this pod.',
+        description: "One status per init container in the Pod's spec.",
         listType: 'atomic',
         proto: 10,
       },
       containerStatuses: {
         type: 'array',
         items: { ref: 'ContainerStatus' },
-        description: 'Statuses of containers in this pod.',
+        description: "One status per container in the Pod's spec.",
         listType: 'atomic',
         proto: 8,
       },
       qosClass: str(
-        'The Quality of Service (QOS) classification assigned to the pod based on resource requirements.',
+        "Quality of Service class derived from the Pod's resource requests and limits: Guaranteed, Burstable or BestEffort.",
         9,
         {},
       ),
       ephemeralContainerStatuses: {
         type: 'array',
         items: { ref: 'ContainerStatus' },
-        description: 'Statuses for any ephemeral containers that have run in this pod.',
+        description: 'One status per ephemeral container that has run in the Pod.',
         listType: 'atomic',
         proto: 13,
       },
-      resize: str("Status of resources resize desired for pod's containers (deprecated).", 14),
+      resize: str("Deprecated: progress of a requested resize of the containers' resources.", 14),
       resourceClaimStatuses: {
         type: 'array',
         items: { ref: 'PodResourceClaimStatus' },
-        description: 'Status of resource claims.',
+        description: "State of each of the Pod's resource claims.",
         listType: 'map',
         listMapKeys: ['name'],
         patchMergeKey: 'name',
@@ -127,18 +124,15 @@ export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
       },
       extendedResourceClaimStatus: {
         ref: 'PodExtendedResourceClaimStatus',
-        description: 'Status of extended resource claim backed by DRA.',
+        description:
+          'State of the claim created for extended resources served through dynamic resource allocation.',
         proto: 18,
         protoPointer: true,
       },
-      allocatedResources: quantities(
-        'AllocatedResources is the total requests allocated for this pod by the node.',
-        19,
-      ),
+      allocatedResources: quantities('Resource requests the node has set aside for the whole Pod.', 19),
       resources: {
         ref: 'ResourceRequirements',
-        description:
-          'Resources represents the compute resource requests and limits that have been applied at the pod level.',
+        description: 'Compute requests and limits in effect at Pod level.',
         proto: 20,
         protoPointer: true,
       },
@@ -146,104 +140,95 @@ export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
   },
   PodCondition: {
     type: 'object',
-    description: 'PodCondition contains details for the current condition of this pod.',
+    description: 'One observed condition of a Pod.',
     required: ['type', 'status'],
     properties: {
-      type: str('Type is the type of the condition.', 1, { protoKeepZero: true }),
+      type: str('Which condition this is.', 1, { protoKeepZero: true }),
       observedGeneration: int(
         'int64',
-        'If set, this represents the .metadata.generation that the pod condition was set based upon.',
+        'The .metadata.generation this condition was written against, when set.',
         7,
       ),
-      status: str('Status is the status of the condition.', 2, { protoKeepZero: true }),
-      lastProbeTime: time('Last time we probed the condition.', 3),
-      lastTransitionTime: time('Last time the condition transitioned from one status to another.', 4),
-      reason: str("Unique, one-word, CamelCase reason for the condition's last transition.", 5),
-      message: str('Human-readable message indicating details about last transition.', 6),
+      status: str('Condition state: True, False or Unknown.', 2, { protoKeepZero: true }),
+      lastProbeTime: time('When the condition was last probed.', 3),
+      lastTransitionTime: time('When the status last changed value.', 4),
+      reason: str('One CamelCase word naming the cause of the latest status change.', 5),
+      message: str('Readable explanation of the latest status change.', 6),
     },
   },
   HostIP: {
     type: 'object',
-    description: 'HostIP represents a single IP address allocated to the host.',
+    description: "One IP address of the Pod's host.",
     required: ['ip'],
     properties: {
-      ip: str('IP is the IP address assigned to the host', 1, { default: '', protoKeepZero: true }),
+      ip: str("The host's address.", 1, { default: '', protoKeepZero: true }),
     },
   },
   PodIP: {
     type: 'object',
-    description: 'PodIP represents a single IP address allocated to the pod.',
+    description: 'One IP address of the Pod.',
     required: ['ip'],
     properties: {
-      ip: str('IP is the IP address assigned to the pod', 1, { default: '', protoKeepZero: true }),
+      ip: str("The Pod's address.", 1, { default: '', protoKeepZero: true }),
     },
   },
   ContainerStatus: {
     type: 'object',
-    description: 'ContainerStatus contains details for the current status of this container.',
+    description: 'What was last observed about one container.',
     required: ['name', 'ready', 'restartCount', 'image', 'imageID'],
     properties: {
-      name: str('Name is a DNS_LABEL representing the unique name of the container.', 1, {
+      name: str("The container's name, a DNS label unique within the Pod.", 1, {
         default: '',
         protoKeepZero: true,
       }),
       state: {
         ref: 'ContainerState',
-        description: "State holds details about the container's current condition.",
+        description: "The container's state now.",
         proto: 2,
       },
       lastState: {
         ref: 'ContainerState',
-        description: 'LastTerminationState holds the last termination state of the container.',
+        description: 'The state the container was in when it last ended.',
         proto: 3,
       },
       ready: {
         type: 'boolean',
         default: false,
-        description: 'Ready specifies whether the container is currently passing its readiness check.',
+        description: 'True while the container passes its readiness check.',
         proto: 4,
         protoKeepZero: true,
       },
-      restartCount: int(
-        'int32',
-        'RestartCount holds the number of times the container has been restarted.',
-        5,
-        {
-          default: 0,
-          protoKeepZero: true,
-        },
-      ),
-      image: str('Image is the name of container image that the container is running.', 6, {
+      restartCount: int('int32', 'How many times the container has been restarted.', 5, {
+        default: 0,
+        protoKeepZero: true,
+      }),
+      image: str('Image the container runs.', 6, {
         default: '',
         protoKeepZero: true,
       }),
-      imageID: str("ImageID is the image ID of the container's image.", 7, {
+      imageID: str('ID of the image the container runs.', 7, {
         default: '',
         protoKeepZero: true,
       }),
-      containerID: str("ContainerID is the ID of the container in the format '<type>://<container_id>'.", 8),
+      containerID: str("The container's ID, written <type>://<container_id>.", 8),
       started: {
         type: 'boolean',
         description:
-          'Started indicates whether the container has finished its postStart lifecycle hook and passed its startup probe.',
+          "True once the container's postStart hook has finished and its startup probe has passed.",
         proto: 9,
         protoPointer: true,
       },
-      allocatedResources: quantities(
-        'AllocatedResources represents the compute resources allocated for this container by the node.',
-        10,
-      ),
+      allocatedResources: quantities('Compute resources the node has set aside for this container.', 10),
       resources: {
         ref: 'ResourceRequirements',
-        description:
-          'Resources represents the compute resource requests and limits that have been successfully enacted on the running container.',
+        description: 'Compute requests and limits actually applied to the running container.',
         proto: 11,
         protoPointer: true,
       },
       volumeMounts: {
         type: 'array',
         items: { ref: 'VolumeMountStatus' },
-        description: 'Status of volume mounts.',
+        description: 'State of each volume mount.',
         listType: 'map',
         listMapKeys: ['mountPath'],
         patchMergeKey: 'mountPath',
@@ -252,46 +237,44 @@ export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
       },
       user: {
         ref: 'ContainerUser',
-        description:
-          'User represents user identity information initially attached to the first process of the container',
+        description: "Identity the container's first process started with.",
         proto: 13,
         protoPointer: true,
       },
       allocatedResourcesStatus: {
         type: 'array',
         items: { ref: 'ResourceStatus' },
-        description:
-          'AllocatedResourcesStatus represents the status of various resources allocated for this Pod.',
+        description: 'Health of each resource assigned to the Pod.',
         listType: 'map',
         listMapKeys: ['name'],
         patchMergeKey: 'name',
         patchStrategy: 'merge',
         proto: 14,
       },
-      stopSignal: str('StopSignal reports the effective stop signal for this container', 15, {
+      stopSignal: str('Signal sent to stop this container.', 15, {
         protoPointer: true,
       }),
     },
   },
   ContainerState: {
     type: 'object',
-    description: 'ContainerState holds a possible state of container.',
+    description: "A container's state; only one of its fields is set.",
     properties: {
       waiting: {
         ref: 'ContainerStateWaiting',
-        description: 'Details about a waiting container',
+        description: 'Set while the container waits to run.',
         proto: 1,
         protoPointer: true,
       },
       running: {
         ref: 'ContainerStateRunning',
-        description: 'Details about a running container',
+        description: 'Set while the container runs.',
         proto: 2,
         protoPointer: true,
       },
       terminated: {
         ref: 'ContainerStateTerminated',
-        description: 'Details about a terminated container',
+        description: 'Set once the container has ended.',
         proto: 3,
         protoPointer: true,
       },
@@ -299,42 +282,41 @@ export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
   },
   ContainerStateWaiting: {
     type: 'object',
-    description: 'ContainerStateWaiting is a waiting state of a container.',
+    description: 'A container that is not running yet.',
     properties: {
-      reason: str('(brief) reason the container is not yet running.', 1),
-      message: str('Message regarding why the container is not yet running.', 2),
+      reason: str('Short word saying why the container has not started.', 1),
+      message: str('Readable explanation of why the container has not started.', 2),
     },
   },
   ContainerStateRunning: {
     type: 'object',
-    description: 'ContainerStateRunning is a running state of a container.',
-    properties: { startedAt: time('Time at which the container was last (re-)started', 1) },
+    description: 'A container that is running.',
+    properties: { startedAt: time('When the container last started or restarted.', 1) },
   },
   ContainerStateTerminated: {
     type: 'object',
-    description: 'ContainerStateTerminated is a terminated state of a container.',
+    description: 'A container that has ended.',
     required: ['exitCode'],
     properties: {
-      exitCode: int('int32', 'Exit status from the last termination of the container', 1, {
+      exitCode: int('int32', "Exit code of the container's last run.", 1, {
         default: 0,
         protoKeepZero: true,
       }),
-      signal: int('int32', 'Signal from the last termination of the container', 2),
-      reason: str('(brief) reason from the last termination of the container', 3),
-      message: str('Message regarding the last termination of the container', 4),
-      startedAt: time('Time at which previous execution of the container started', 5),
-      finishedAt: time('Time at which the container last terminated', 6),
-      containerID: str("Container's ID in the format '<type>://<container_id>'", 7),
+      signal: int('int32', "Signal that ended the container's last run.", 2),
+      reason: str('Short word saying why the last run ended.', 3),
+      message: str('Readable explanation of how the last run ended.', 4),
+      startedAt: time('When the last run began.', 5),
+      finishedAt: time('When the last run ended.', 6),
+      containerID: str('ID of the container, written <type>://<container_id>.', 7),
     },
   },
   ContainerUser: {
     type: 'object',
-    description: 'ContainerUser represents user identity information',
+    description: "Identity a container's processes run as.",
     properties: {
       linux: {
         ref: 'LinuxContainerUser',
-        description:
-          'Linux holds user identity information initially attached to the first process of the containers in Linux.',
+        description: "Linux identity the container's first process started with.",
         proto: 1,
         protoPointer: true,
       },
@@ -342,32 +324,21 @@ export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
   },
   LinuxContainerUser: {
     type: 'object',
-    description: 'LinuxContainerUser represents user identity information in Linux containers',
+    description: 'User and groups a Linux container runs as.',
     required: ['uid', 'gid'],
     properties: {
-      uid: int(
-        'int64',
-        'UID is the primary uid initially attached to the first process in the container',
-        1,
-        {
-          default: 0,
-          protoKeepZero: true,
-        },
-      ),
-      gid: int(
-        'int64',
-        'GID is the primary gid initially attached to the first process in the container',
-        2,
-        {
-          default: 0,
-          protoKeepZero: true,
-        },
-      ),
+      uid: int('int64', 'Primary user ID the first process started with.', 1, {
+        default: 0,
+        protoKeepZero: true,
+      }),
+      gid: int('int64', 'Primary group ID the first process started with.', 2, {
+        default: 0,
+        protoKeepZero: true,
+      }),
       supplementalGroups: {
         type: 'array',
         items: { type: 'integer', format: 'int64', default: 0 },
-        description:
-          'SupplementalGroups are the supplemental groups initially attached to the first process in the container',
+        description: 'Extra group IDs the first process started with.',
         listType: 'atomic',
         proto: 3,
       },
@@ -375,41 +346,37 @@ export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
   },
   VolumeMountStatus: {
     type: 'object',
-    description: 'VolumeMountStatus shows status of volume mounts.',
+    description: 'State of one volume mount.',
     required: ['name', 'mountPath'],
     properties: {
-      name: str('Name corresponds to the name of the original VolumeMount.', 1, {
+      name: str('Name of the VolumeMount this reports on.', 1, {
         default: '',
         protoKeepZero: true,
       }),
-      mountPath: str('MountPath corresponds to the original VolumeMount.', 2, {
+      mountPath: str('mountPath of that VolumeMount.', 2, {
         default: '',
         protoKeepZero: true,
       }),
       readOnly: {
         type: 'boolean',
-        description: 'ReadOnly corresponds to the original VolumeMount.',
+        description: 'readOnly of that VolumeMount.',
         proto: 3,
       },
-      recursiveReadOnly: str(
-        'RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts).',
-        4,
-        {
-          protoPointer: true,
-        },
-      ),
+      recursiveReadOnly: str('Disabled, Enabled, or unset for a mount that is not read-only.', 4, {
+        protoPointer: true,
+      }),
     },
   },
   ResourceStatus: {
     type: 'object',
-    description: 'ResourceStatus represents the status of a single resource allocated to a Pod.',
+    description: 'Health of one resource assigned to a Pod.',
     required: ['name'],
     properties: {
-      name: str('Name of the resource.', 1, { protoKeepZero: true }),
+      name: str('Resource name.', 1, { protoKeepZero: true }),
       resources: {
         type: 'array',
         items: { ref: 'ResourceHealth' },
-        description: 'List of unique resources health.',
+        description: 'Health of each device behind the resource, one entry per resourceID.',
         listType: 'map',
         listMapKeys: ['resourceID'],
         proto: 2,
@@ -418,78 +385,67 @@ export const podStatusDefinitions = (): Record<string, SchemaNode> => ({
   },
   ResourceHealth: {
     type: 'object',
-    description: 'ResourceHealth represents the health of a resource.',
+    description: 'Health of one device.',
     required: ['resourceID'],
     properties: {
-      resourceID: str('ResourceID is the unique identifier of the resource.', 1, { protoKeepZero: true }),
-      health: str('Health of the resource.', 2),
+      resourceID: str('Unique ID of the device.', 1, { protoKeepZero: true }),
+      health: str('Healthy, Unhealthy or Unknown.', 2),
     },
   },
   PodResourceClaimStatus: {
     type: 'object',
-    description:
-      'PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim which references a ResourceClaimTemplate.',
+    description: "Recorded for each of the Pod's resource claims that names a ResourceClaimTemplate.",
     required: ['name'],
     properties: {
-      name: str('Name uniquely identifies this resource claim inside the pod.', 1, {
+      name: str('Name of the claim, unique within the Pod.', 1, {
         default: '',
         protoKeepZero: true,
       }),
-      resourceClaimName: str(
-        'ResourceClaimName is the name of the ResourceClaim that was generated for the Pod.',
-        2,
-        {
-          protoPointer: true,
-        },
-      ),
+      resourceClaimName: str('Name of the ResourceClaim created for the Pod.', 2, {
+        protoPointer: true,
+      }),
     },
   },
   PodExtendedResourceClaimStatus: {
     type: 'object',
     description:
-      'PodExtendedResourceClaimStatus is stored in the PodStatus for the extended resource requests backed by DRA.',
+      "Recorded for the Pod's extended resource requests served through dynamic resource allocation.",
     required: ['requestMappings', 'resourceClaimName'],
     properties: {
       requestMappings: {
         type: 'array',
         items: { ref: 'ContainerExtendedResourceRequest' },
-        description:
-          'RequestMappings identifies the mapping of <container, extended resource backed by DRA> to device request.',
+        description: "Which device request serves each container's extended resource.",
         listType: 'atomic',
         proto: 1,
       },
-      resourceClaimName: str(
-        'ResourceClaimName is the name of the ResourceClaim that was generated for the Pod.',
+      resourceClaimName: str('Name of the ResourceClaim created for the Pod.', 2, {
+        default: '',
+        protoKeepZero: true,
+      }),
+    },
+  },
+  ContainerExtendedResourceRequest: {
+    type: 'object',
+    description: 'Ties a container and one of its extended resources to a device request.',
+    required: ['containerName', 'resourceName', 'requestName'],
+    properties: {
+      containerName: str('Container that asks for the resource.', 1, {
+        default: '',
+        protoKeepZero: true,
+      }),
+      resourceName: str(
+        'Extended resource, served through dynamic resource allocation, that the container asks for.',
         2,
         {
           default: '',
           protoKeepZero: true,
         },
       ),
-    },
-  },
-  ContainerExtendedResourceRequest: {
-    type: 'object',
-    description:
-      'ContainerExtendedResourceRequest has the mapping of container name, extended resource name to the device request name.',
-    required: ['containerName', 'resourceName', 'requestName'],
-    properties: {
-      containerName: str('The name of the container requesting resources.', 1, {
+      requestName: str('Request in the generated ResourceClaim that serves this extended resource.', 3, {
         default: '',
         protoKeepZero: true,
       }),
-      resourceName: str('The name of the extended resource in that container which gets backed by DRA.', 2, {
-        default: '',
-        protoKeepZero: true,
-      }),
-      requestName: str(
-        'The name of the request in the special ResourceClaim which corresponds to the extended resource.',
-        3,
-        {
-          default: '',
-          protoKeepZero: true,
-        },
-      ),
     },
   },
 });
