@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FieldError } from '../../machinery/field-errors.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { nodeRoleLabel, nodeRoleLabelPrefix } from '../../naming/node-roles.ts';
+import { NODE_AGENT_VERSION_FIELD } from '../../naming/node-wire-fields.ts';
 import { namingProfile, UPSTREAM_ALIASES } from '../../naming/profile.ts';
 import { startTestApiServer, type TestApiServer } from '../../server/testing/index.ts';
 import { nodeKind } from './node.ts';
@@ -130,7 +131,7 @@ describe('Node columns', () => {
           { type: 'Hostname', address: 'h' },
           { type: 'InternalIP', address: '10.0.0.5' },
         ],
-        nodeInfo: { kubeletVersion: 'v1.35.0', osImage: 'Debian' },
+        nodeInfo: { [NODE_AGENT_VERSION_FIELD]: 'v1.35.0', osImage: 'Debian' },
       },
     );
     assert.deepEqual(
