@@ -22,60 +22,52 @@ const stringMap = (description: string, wire?: ProtoMarkers): SchemaNode => ({
 export const META_DEFINITIONS: Record<string, SchemaNode> = {
   ObjectMeta: {
     type: 'object',
-    description:
-      'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
+    description: 'The metadata every stored object carries, including every object users create.',
     properties: {
-      name: str('Name must be unique within a namespace. Cannot be updated.', { proto: 1 }),
+      name: str('The object name, unique within its namespace. It cannot be changed.', { proto: 1 }),
       generateName: str(
-        'GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.',
+        'An optional prefix from which the server makes a unique name, used only when name is not given.',
         { proto: 2 },
       ),
-      namespace: str('Namespace defines the space within which each name must be unique.', { proto: 3 }),
-      selfLink: str(
-        'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.',
-        { proto: 4 },
-      ),
-      uid: str(
-        'UID is the unique in time and space value for this object. Populated by the system. Read-only.',
-        { proto: 5 },
-      ),
+      namespace: str('The scope inside which the name has to be unique.', { proto: 3 }),
+      selfLink: str('Deprecated: a read-only field from older releases; the system no longer fills it in.', {
+        proto: 4,
+      }),
+      uid: str('A value that identifies this object and no other, ever. Set by the system. Read-only.', {
+        proto: 5,
+      }),
       resourceVersion: str(
-        'An opaque value that represents the internal version of this object, used for optimistic concurrency and change detection.',
+        'An opaque token for the stored version of the object, used to detect changes and for optimistic concurrency.',
         { proto: 6 },
       ),
       generation: {
         type: 'integer',
         format: 'int64',
-        description: 'A sequence number representing a specific generation of the desired state.',
+        description: 'A counter of changes to the desired state of the object.',
         proto: 7,
       },
-      creationTimestamp: time(
-        'CreationTimestamp is a timestamp representing the server time when this object was created.',
-        { proto: 8 },
-      ),
-      deletionTimestamp: time(
-        'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.',
-        { proto: 9, protoPointer: true },
-      ),
+      creationTimestamp: time('When the object was created, by the clock of the server.', { proto: 8 }),
+      deletionTimestamp: time('The RFC 3339 date and time at which the object is due to be deleted.', {
+        proto: 9,
+        protoPointer: true,
+      }),
       deletionGracePeriodSeconds: {
         type: 'integer',
         format: 'int64',
-        description:
-          'Number of seconds allowed for this object to gracefully terminate before it will be removed from the system.',
+        description: 'Seconds the object has to shut down gracefully before the system removes it.',
         proto: 10,
         protoPointer: true,
       },
-      labels: stringMap(
-        'Map of string keys and values that can be used to organize and categorize (scope and select) objects.',
-        { proto: 11 },
-      ),
+      labels: stringMap('String keys and values for grouping objects, so they can be scoped and selected.', {
+        proto: 11,
+      }),
       annotations: stringMap(
-        'Annotations is an unstructured key value map stored with a resource that may be set by external tools.',
+        'Free-form string keys and values kept with the object, often written by outside tools.',
         { proto: 12 },
       ),
       ownerReferences: {
         type: 'array',
-        description: 'List of objects depended by this object.',
+        description: 'The objects this one depends on, its owners.',
         items: { ref: 'OwnerReference' },
         listType: 'map',
         listMapKeys: ['uid'],
@@ -85,7 +77,7 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
       },
       finalizers: {
         type: 'array',
-        description: 'Must be empty before the object is deleted from the registry.',
+        description: 'Markers that must all be cleared before the object is removed from storage.',
         items: { type: 'string', default: '' },
         listType: 'set',
         patchStrategy: 'merge',
@@ -93,8 +85,7 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
       },
       managedFields: {
         type: 'array',
-        description:
-          'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow.',
+        description: 'Which fields each manager and API version owns.',
         items: { ref: 'ManagedFieldsEntry' },
         listType: 'atomic',
         proto: 17,
@@ -103,23 +94,23 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
   },
   OwnerReference: {
     type: 'object',
-    description: 'OwnerReference contains enough information to let you identify an owning object.',
+    description: 'Points at an object that owns this one, precisely enough to identify it.',
     required: ['apiVersion', 'kind', 'name', 'uid'],
     properties: {
-      apiVersion: str('API version of the referent.', { proto: 5, protoKeepZero: true }),
-      kind: str('Kind of the referent.', { proto: 1, protoKeepZero: true }),
-      name: str('Name of the referent.', { proto: 3, protoKeepZero: true }),
-      uid: str('UID of the referent.', { proto: 4, protoKeepZero: true }),
+      apiVersion: str('The API version of the owner.', { proto: 5, protoKeepZero: true }),
+      kind: str('The kind of the owner.', { proto: 1, protoKeepZero: true }),
+      name: str('The name of the owner.', { proto: 3, protoKeepZero: true }),
+      uid: str('The UID of the owner.', { proto: 4, protoKeepZero: true }),
       controller: {
         type: 'boolean',
-        description: 'If true, this reference points to the managing controller.',
+        description: 'True when the owner is the controller managing this object.',
         proto: 6,
         protoPointer: true,
       },
       blockOwnerDeletion: {
         type: 'boolean',
         description:
-          'If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed.',
+          'When true and the owner carries the "foregroundDeletion" finalizer, the owner stays in the key-value store until this reference is gone.',
         proto: 7,
         protoPointer: true,
       },
@@ -128,33 +119,29 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
   },
   ManagedFieldsEntry: {
     type: 'object',
-    description:
-      'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
+    description: 'One manager, the fields it owns, and the group and version those fields belong to.',
     properties: {
-      manager: str('Manager is an identifier of the workflow managing these fields.', { proto: 1 }),
-      operation: str(
-        'Operation is the type of operation which lead to this ManagedFieldsEntry being created.',
-        { proto: 2 },
-      ),
-      apiVersion: str('APIVersion defines the version of this resource that this field set applies to.', {
+      manager: str('Who manages these fields.', { proto: 1 }),
+      operation: str('The kind of operation that created this entry.', { proto: 2 }),
+      apiVersion: str('The API version of the resource that the field set is written in.', {
         proto: 3,
       }),
-      time: time('Time is the timestamp of when the ManagedFields entry was added.', {
+      time: time('When this entry was added.', {
         proto: 4,
         protoPointer: true,
       }),
-      fieldsType: str('FieldsType is the discriminator for the different fields format and version.', {
+      fieldsType: str('Which format and version the field set uses.', {
         proto: 6,
       }),
       fieldsV1: {
         type: 'object',
-        description: 'FieldsV1 holds the first JSON version format.',
+        description: 'The field set, in the first JSON format.',
         preserveUnknownFields: true,
         proto: 7,
         protoPointer: true,
         protoType: 'FieldsV1',
       },
-      subresource: str('Subresource is the name of the subresource used to update that object.', {
+      subresource: str('The subresource through which the object was updated, if any.', {
         proto: 8,
       }),
     },
@@ -162,17 +149,17 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
   LabelSelector: {
     type: 'object',
     description:
-      'A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects.',
+      'A query over object labels; matchLabels and matchExpressions must all hold. An empty selector matches every object, a null one matches none.',
     properties: {
       matchLabels: {
         type: 'object',
-        description: 'matchLabels is a map of {key,value} pairs.',
+        description: 'Label keys and the exact values they must have.',
         additionalProperties: { type: 'string', default: '' },
         proto: 1,
       },
       matchExpressions: {
         type: 'array',
-        description: 'matchExpressions is a list of label selector requirements. The requirements are ANDed.',
+        description: 'Conditions on labels, all of which must hold.',
         listType: 'atomic',
         items: { ref: 'LabelSelectorRequirement' },
         proto: 2,
@@ -182,26 +169,24 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
   },
   LabelSelectorRequirement: {
     type: 'object',
-    description:
-      'A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.',
+    description: 'One condition on a label: a key, an operator, and the values the operator relates it to.',
     required: ['key', 'operator'],
     properties: {
       key: {
         type: 'string',
-        description: 'key is the label key that the selector applies to.',
+        description: 'The label the condition is about.',
         proto: 1,
         protoKeepZero: true,
       },
       operator: {
         type: 'string',
-        description:
-          "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.",
+        description: 'How the key relates to the values: In, NotIn, Exists or DoesNotExist.',
         proto: 2,
         protoKeepZero: true,
       },
       values: {
         type: 'array',
-        description: 'values is an array of string values.',
+        description: 'The values the operator compares against.',
         listType: 'atomic',
         items: { type: 'string', default: '' },
         proto: 3,
@@ -212,35 +197,37 @@ export const META_DEFINITIONS: Record<string, SchemaNode> = {
     type: 'string',
     format: 'date-time',
     goType: 'v1.Time',
-    description:
-      'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.',
+    description: 'A point in time, written as an RFC 3339 string in JSON and YAML.',
   },
   MicroTime: {
     type: 'string',
     format: 'date-time',
     goType: 'v1.MicroTime',
-    description: 'MicroTime is version of Time with microsecond level precision.',
+    description: 'A point in time with microsecond precision.',
   },
   ListMeta: {
     type: 'object',
-    description:
-      'ListMeta describes metadata that synthetic resources must have, including lists and various status objects.',
+    description: 'The metadata of results that are not stored objects, such as lists and status responses.',
     properties: {
-      selfLink: str(
-        'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.',
-        { proto: 1 },
+      selfLink: str('Deprecated: a read-only field from older releases; the system no longer fills it in.', {
+        proto: 1,
+      }),
+      resourceVersion: str(
+        'An opaque token for the version of the data in the server that this list reflects.',
+        {
+          proto: 2,
+        },
       ),
-      resourceVersion: str("String that identifies the server's internal version of this object.", {
-        proto: 2,
-      }),
-      continue: str('continue may be set if the user set a limit on the number of items returned.', {
-        proto: 3,
-      }),
+      continue: str(
+        'Set when the request asked for a limited number of items and more remain; pass it back to get the next page.',
+        {
+          proto: 3,
+        },
+      ),
       remainingItemCount: {
         type: 'integer',
         format: 'int64',
-        description:
-          'The number of subsequent items in the list which are not included in this list response.',
+        description: 'How many further items the list has beyond this response.',
         proto: 4,
         protoPointer: true,
       },

@@ -14,7 +14,7 @@ export const containersColumn: TableColumn = {
   name: 'Containers',
   type: 'string',
   priority: 1,
-  description: 'Names of each container in the template.',
+  description: 'The names of the containers in the pod template.',
   cell: (obj) =>
     containers(obj)
       .map((c) => c.name ?? '')
@@ -25,7 +25,7 @@ export const imagesColumn: TableColumn = {
   name: 'Images',
   type: 'string',
   priority: 1,
-  description: 'Images referenced by each container in the template.',
+  description: 'The image each container of the pod template runs.',
   cell: (obj) =>
     containers(obj)
       .map((c) => c.image ?? '')
@@ -36,8 +36,7 @@ export const selectorColumn: TableColumn = {
   name: 'Selector',
   type: 'string',
   priority: 1,
-  description:
-    'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
+  description: 'The label query for the pods the workload manages.',
   cell: (obj) => {
     try {
       return labelSelectorAsMatcher(specOf(obj).selector).toString();

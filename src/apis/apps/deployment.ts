@@ -45,71 +45,72 @@ const schema = compileKindSchema({
   group: 'apps',
   version: 'v1',
   kind: 'Deployment',
-  description: 'Deployment enables declarative updates for Pods and ReplicaSets.',
+  description:
+    'Keeps a set of identical pods running from one template and rolls template changes out declaratively through ReplicaSets.',
   properties: {
     spec: {
       ref: 'DeploymentSpec',
-      description: 'Specification of the desired behavior of the Deployment.',
+      description: 'The desired state: how many pods, from which template, and how changes are rolled out.',
       proto: 2,
     },
     status: {
       ref: 'DeploymentStatus',
-      description: 'Most recently observed status of the Deployment.',
+      description: 'What the controller last saw of the rollout and its pods.',
       proto: 3,
     },
   },
   definitions: workloadDefinitions(() => ({
     DeploymentSpec: {
       type: 'object',
-      description: 'DeploymentSpec is the specification of the desired behavior of the Deployment.',
+      description: 'The desired state of a Deployment.',
       required: ['selector', 'template'],
       properties: {
-        replicas: int32('Number of desired pods. Defaults to 1.', { proto: 1, protoPointer: true }),
+        replicas: int32('How many pods should run. Defaults to 1.', { proto: 1, protoPointer: true }),
         selector: {
           ref: 'LabelSelector',
-          description: "Label selector for pods. It must match the pod template's labels.",
+          description:
+            'Picks the pods this Deployment manages; the labels of the pod template must match it.',
           proto: 2,
           protoPointer: true,
         },
         template: {
           ref: 'PodTemplateSpec',
-          description: 'Template describes the pods that will be created.',
+          description: 'The pod template that new pods are made from.',
           proto: 3,
         },
         strategy: {
           ref: 'DeploymentStrategy',
-          description: 'The deployment strategy to use to replace existing pods with new ones.',
+          description: 'How a rollout swaps existing pods for new ones.',
           patchStrategy: 'retainKeys',
           proto: 4,
         },
         minReadySeconds: int32(
-          'Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0.',
+          'Seconds a new pod must stay ready, with none of its containers crashing, before it counts as available. Defaults to 0.',
           { proto: 5 },
         ),
         revisionHistoryLimit: int32(
-          'The number of old ReplicaSets to retain to allow rollback. Defaults to 10.',
+          'How many old ReplicaSets are kept so that a rollback stays possible. Defaults to 10.',
           { proto: 6, protoPointer: true },
         ),
-        paused: { type: 'boolean', description: 'Indicates that the deployment is paused.', proto: 7 },
+        paused: { type: 'boolean', description: 'When true, the rollout is on hold.', proto: 7 },
         progressDeadlineSeconds: int32(
-          'The maximum time in seconds for a deployment to make progress before it is considered to be failed. Defaults to 600s.',
+          'Seconds a rollout may go without progress before it is reported as failed. Defaults to 600s.',
           { proto: 9, protoPointer: true },
         ),
       },
     },
     DeploymentStrategy: {
       type: 'object',
-      description: 'DeploymentStrategy describes how to replace existing pods with new ones.',
+      description: 'How a rollout swaps existing pods for new ones.',
       properties: {
         type: {
           type: 'string',
-          description: 'Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.',
+          description: 'The rollout method: "Recreate" or "RollingUpdate" (the default).',
           proto: 1,
         },
         rollingUpdate: {
           ref: 'RollingUpdateDeployment',
-          description:
-            'Rolling update config params. Present only if DeploymentStrategyType = RollingUpdate.',
+          description: 'Settings for a rolling update; set only when type is RollingUpdate.',
           proto: 2,
           protoPointer: true,
         },
@@ -117,19 +118,19 @@ const schema = compileKindSchema({
     },
     RollingUpdateDeployment: {
       type: 'object',
-      description: 'Spec to control the desired behavior of rolling update.',
+      description: 'Limits that pace a rolling update.',
       properties: {
         maxUnavailable: {
           intOrString: true,
           description:
-            'The maximum number of pods that can be unavailable during the update. Defaults to 25%.',
+            'How many pods may be unavailable while the update runs, as a count or a percentage of the desired pods. Defaults to 25%.',
           proto: 1,
           protoPointer: true,
         },
         maxSurge: {
           intOrString: true,
           description:
-            'The maximum number of pods that can be scheduled above the desired number of pods. Defaults to 25%.',
+            'How many pods may exist beyond the desired count while the update runs, as a count or a percentage. Defaults to 25%.',
           proto: 2,
           protoPointer: true,
         },
@@ -137,40 +138,38 @@ const schema = compileKindSchema({
     },
     DeploymentStatus: {
       type: 'object',
-      description: 'DeploymentStatus is the most recently observed status of the Deployment.',
+      description: 'What the controller last saw of a Deployment.',
       properties: {
         observedGeneration: {
           type: 'integer',
           format: 'int64',
-          description: 'The generation observed by the deployment controller.',
+          description: 'The Deployment generation the controller last acted on.',
           proto: 1,
         },
         replicas: int32(
-          'Total number of non-terminating pods targeted by this deployment (their labels match the selector).',
+          'How many non-terminating pods this Deployment targets, that is pods whose labels match its selector.',
           { proto: 2 },
         ),
-        updatedReplicas: int32(
-          'Total number of non-terminating pods targeted by this deployment that have the desired template spec.',
-          { proto: 3 },
-        ),
-        readyReplicas: int32(
-          'Total number of non-terminating pods targeted by this Deployment with a Ready Condition.',
-          { proto: 7 },
-        ),
+        updatedReplicas: int32('How many targeted non-terminating pods run the current template.', {
+          proto: 3,
+        }),
+        readyReplicas: int32('How many targeted non-terminating pods have the Ready condition.', {
+          proto: 7,
+        }),
         availableReplicas: int32(
-          'Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.',
+          'How many targeted non-terminating pods are available, meaning ready for at least minReadySeconds.',
           { proto: 4 },
         ),
-        unavailableReplicas: int32('Total number of unavailable pods targeted by this deployment.', {
+        unavailableReplicas: int32('How many targeted pods are not available.', {
           proto: 5,
         }),
-        terminatingReplicas: int32('Total number of terminating pods targeted by this deployment.', {
+        terminatingReplicas: int32('How many targeted pods are shutting down.', {
           proto: 9,
           protoPointer: true,
         }),
         conditions: {
           type: 'array',
-          description: "Represents the latest available observations of a deployment's current state.",
+          description: "The most recent observations of the Deployment's state, as conditions.",
           items: { ref: 'DeploymentCondition' },
           listType: 'map',
           listMapKeys: ['type'],
@@ -178,34 +177,37 @@ const schema = compileKindSchema({
           patchStrategy: 'merge',
           proto: 6,
         },
-        collisionCount: int32('Count of hash collisions for the Deployment.', {
-          proto: 8,
-          protoPointer: true,
-        }),
+        collisionCount: int32(
+          'How many name-hash collisions were met for this Deployment; it keeps the name of the newest ReplicaSet unique.',
+          {
+            proto: 8,
+            protoPointer: true,
+          },
+        ),
       },
     },
     DeploymentCondition: {
       type: 'object',
-      description: 'DeploymentCondition describes the state of a deployment at a certain point.',
+      description: "One aspect of a Deployment's state at some moment.",
       required: ['type', 'status'],
       properties: {
-        type: { type: 'string', description: 'Type of deployment condition.', proto: 1, protoKeepZero: true },
+        type: { type: 'string', description: 'Which condition this is.', proto: 1, protoKeepZero: true },
         status: {
           type: 'string',
-          description: 'Status of the condition, one of True, False, Unknown.',
+          description: 'True, False or Unknown.',
           proto: 2,
           protoKeepZero: true,
         },
-        lastUpdateTime: { ref: 'Time', description: 'The last time this condition was updated.', proto: 6 },
+        lastUpdateTime: { ref: 'Time', description: 'When this condition was last refreshed.', proto: 6 },
         lastTransitionTime: {
           ref: 'Time',
-          description: 'Last time the condition transitioned from one status to another.',
+          description: 'When the condition last moved from one status to another.',
           proto: 7,
         },
-        reason: { type: 'string', description: "The reason for the condition's last transition.", proto: 4 },
+        reason: { type: 'string', description: 'Why the condition last changed.', proto: 4 },
         message: {
           type: 'string',
-          description: 'A human readable message indicating details about the transition.',
+          description: 'Details of the last change, for people to read.',
           proto: 5,
         },
       },
@@ -319,21 +321,19 @@ export const deploymentKind: KindDefinition = {
     {
       name: 'Ready',
       type: 'string',
-      description: 'Number of the pod with ready state',
+      description: 'Ready pods out of the desired count.',
       cell: (obj) => `${status(obj).readyReplicas ?? 0}/${specOf(obj).replicas ?? 0}`,
     },
     {
       name: 'Up-to-date',
       type: 'integer',
-      description:
-        'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
+      description: 'How many targeted pods run the current template.',
       cell: (obj) => status(obj).updatedReplicas ?? 0,
     },
     {
       name: 'Available',
       type: 'integer',
-      description:
-        'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+      description: 'How many targeted pods are available, meaning ready for at least minReadySeconds.',
       cell: (obj) => status(obj).availableReplicas ?? 0,
     },
     AGE_COLUMN,

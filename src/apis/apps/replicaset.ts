@@ -27,81 +27,78 @@ const schema = compileKindSchema({
   group: 'apps',
   version: 'v1',
   kind: 'ReplicaSet',
-  description: 'ReplicaSet ensures that a specified number of pod replicas are running at any given time.',
+  description: 'Keeps a given number of copies of a pod running at all times.',
   properties: {
     spec: {
       ref: 'ReplicaSetSpec',
-      description: 'Spec defines the specification of the desired behavior of the ReplicaSet.',
+      description: 'The desired state: how many pods, which ones, and from which template.',
       proto: 2,
     },
     status: {
       ref: 'ReplicaSetStatus',
-      description: 'Status is the most recently observed status of the ReplicaSet.',
+      description: 'What the controller last saw of the ReplicaSet and its pods.',
       proto: 3,
     },
   },
   definitions: workloadDefinitions(() => ({
     ReplicaSetSpec: {
       type: 'object',
-      description: 'ReplicaSetSpec is the specification of a ReplicaSet.',
+      description: 'The desired state of a ReplicaSet.',
       required: ['selector'],
       properties: {
-        replicas: int32('Replicas is the number of desired pods. Defaults to 1.', {
+        replicas: int32('How many pods should run. Defaults to 1.', {
           proto: 1,
           protoPointer: true,
         }),
         minReadySeconds: int32(
-          'Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0.',
+          'Seconds a new pod must stay ready, with none of its containers crashing, before it counts as available. Defaults to 0.',
           { proto: 4 },
         ),
         selector: {
           ref: 'LabelSelector',
-          description: 'Selector is a label query over pods that should match the replica count.',
+          description: 'Picks the pods that count toward the desired number.',
           proto: 2,
           protoPointer: true,
         },
         template: {
           ref: 'PodTemplateSpec',
-          description:
-            'Template is the object that describes the pod that will be created if insufficient replicas are detected.',
+          description: 'The pod template used to make new pods when too few are running.',
           proto: 3,
         },
       },
     },
     ReplicaSetStatus: {
       type: 'object',
-      description: 'ReplicaSetStatus represents the current status of a ReplicaSet.',
+      description: 'What the controller last saw of a ReplicaSet.',
       required: ['replicas'],
       properties: {
-        replicas: int32('Replicas is the most recently observed number of non-terminating pods.', {
+        replicas: int32('How many non-terminating pods were last counted.', {
           proto: 1,
           protoKeepZero: true,
         }),
-        fullyLabeledReplicas: int32(
-          'The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.',
-          { proto: 2 },
-        ),
-        readyReplicas: int32(
-          'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.',
-          { proto: 4 },
-        ),
+        fullyLabeledReplicas: int32('How many non-terminating pods carry the labels of the pod template.', {
+          proto: 2,
+        }),
+        readyReplicas: int32('How many targeted non-terminating pods have the Ready condition.', {
+          proto: 4,
+        }),
         availableReplicas: int32(
-          'The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.',
+          'How many non-terminating pods are available, meaning ready for at least minReadySeconds.',
           { proto: 5 },
         ),
-        terminatingReplicas: int32('The number of terminating pods for this replica set.', {
+        terminatingReplicas: int32('How many of its pods are shutting down.', {
           proto: 7,
           protoPointer: true,
         }),
         observedGeneration: {
           type: 'integer',
           format: 'int64',
-          description: 'ObservedGeneration reflects the generation of the most recently observed ReplicaSet.',
+          description: 'The ReplicaSet generation the controller last acted on.',
           proto: 3,
         },
         conditions: {
           type: 'array',
-          description: "Represents the latest available observations of a replica set's current state.",
+          description: "The most recent observations of the ReplicaSet's state, as conditions.",
           items: {
             type: 'object',
             preserveUnknownFields: true,
@@ -156,19 +153,19 @@ export const replicaSetKind: KindDefinition = {
     {
       name: 'Desired',
       type: 'integer',
-      description: 'Replicas is the number of desired replicas.',
+      description: 'How many pods should run.',
       cell: (obj) => specOf(obj).replicas ?? 0,
     },
     {
       name: 'Current',
       type: 'integer',
-      description: 'Replicas is the most recently observed number of replicas.',
+      description: 'How many pods were last counted.',
       cell: (obj) => status(obj).replicas ?? 0,
     },
     {
       name: 'Ready',
       type: 'integer',
-      description: 'The number of ready replicas for this replica set.',
+      description: 'How many of its pods are ready.',
       cell: (obj) => status(obj).readyReplicas ?? 0,
     },
     AGE_COLUMN,

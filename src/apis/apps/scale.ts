@@ -12,47 +12,47 @@ export const scaleSchema = compileKindSchema({
   group: 'autoscaling',
   version: 'v1',
   kind: 'Scale',
-  description: 'Scale represents a scaling request for a resource.',
+  description: 'Reads or changes the size of a scalable resource.',
   properties: {
     spec: {
       ref: 'ScaleSpec',
-      description: 'spec defines the behavior of the scale.',
+      description: 'The size asked for.',
       proto: 2,
     },
     status: {
       ref: 'ScaleStatus',
-      description: 'status is the current status of the scale. Read-only.',
+      description: 'The size last observed. Read-only.',
       proto: 3,
     },
   },
   definitions: {
     ScaleSpec: {
       type: 'object',
-      description: 'ScaleSpec describes the attributes of a scale subresource.',
+      description: 'The size asked for through the scale subresource.',
       properties: {
         replicas: {
           type: 'integer',
           format: 'int32',
-          description: 'replicas is the desired number of instances for the scaled object.',
+          description: 'How many instances the scaled object should have.',
           proto: 1,
         },
       },
     },
     ScaleStatus: {
       type: 'object',
-      description: 'ScaleStatus represents the current status of a scale subresource.',
+      description: 'The size last observed through the scale subresource.',
       required: ['replicas'],
       properties: {
         replicas: {
           type: 'integer',
           format: 'int32',
-          description: 'replicas is the actual number of observed instances of the scaled object.',
+          description: 'How many instances of the scaled object were actually seen.',
           proto: 1,
           protoKeepZero: true,
         },
         selector: {
           type: 'string',
-          description: 'selector is the label query over pods that should match the replicas count.',
+          description: 'The label query, as a string, for the pods counted as instances.',
           proto: 2,
         },
       },

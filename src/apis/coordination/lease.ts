@@ -64,16 +64,17 @@ export function leaseKind(profile: NamingProfile): KindDefinition {
     group,
     version: 'v1',
     kind: 'Lease',
-    description: 'Lease defines a lease concept.',
+    description:
+      'A time-limited claim that one holder takes and renews, used for leader election and heartbeats.',
     properties: {
       spec: {
         type: 'object',
         goType: 'v1.LeaseSpec',
-        description: 'spec contains the specification of the Lease.',
+        description: 'Who holds the lease, for how long, and how it changes hands.',
         properties: {
           holderIdentity: {
             type: 'string',
-            description: 'holderIdentity contains the identity of the holder of a current lease.',
+            description: 'Who holds the lease now.',
             proto: 1,
             protoPointer: true,
           },
@@ -81,37 +82,36 @@ export function leaseKind(profile: NamingProfile): KindDefinition {
             type: 'integer',
             format: 'int32',
             description:
-              'leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it.',
+              'Seconds a candidate must wait after the last renewal before it may take the lease by force.',
             proto: 2,
             protoPointer: true,
           },
-          acquireTime: microTime('acquireTime is a time when the current lease was acquired.', {
+          acquireTime: microTime('When the current holder took the lease.', {
             proto: 3,
             protoPointer: true,
           }),
-          renewTime: microTime(
-            'renewTime is a time when the current holder of a lease has last updated the lease.',
-            { proto: 4, protoPointer: true },
-          ),
+          renewTime: microTime('When the current holder last renewed the lease.', {
+            proto: 4,
+            protoPointer: true,
+          }),
           leaseTransitions: {
             type: 'integer',
             format: 'int32',
-            description: 'leaseTransitions is the number of transitions of a lease between holders.',
+            description: 'How many times the lease has passed from one holder to another.',
             proto: 5,
             protoPointer: true,
           },
           strategy: {
             type: 'string',
             goType: 'v1.CoordinatedLeaseStrategy',
-            description:
-              'Strategy indicates the strategy for picking the leader for coordinated leader election.',
+            description: 'How coordinated leader election chooses the leader.',
             proto: 6,
             protoPointer: true,
           },
           preferredHolder: {
             type: 'string',
             description:
-              'PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up.',
+              'A better-suited holder; its presence tells the current holder to give the lease up.',
             proto: 7,
             protoPointer: true,
           },
@@ -143,7 +143,7 @@ export function leaseKind(profile: NamingProfile): KindDefinition {
       {
         name: 'Holder',
         type: 'string',
-        description: 'holderIdentity contains the identity of the holder of a current lease.',
+        description: 'Who holds the lease now.',
         cell: (obj) => (obj.spec as LeaseSpec | undefined)?.holderIdentity ?? '',
       },
       AGE_COLUMN,

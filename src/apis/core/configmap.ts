@@ -8,13 +8,13 @@ import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
 import { validateConfigMapData, validateImmutableData } from './data-keys.ts';
 
 const DATA_DESCRIPTION =
-  "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.";
+  "Configuration values as UTF-8 text, by key. Keys use only letters, digits, '-', '_' and '.', and may not also appear in binaryData (validation checks this); put non-UTF-8 bytes in binaryData instead.";
 
 const schema = compileKindSchema({
   group: '',
   version: 'v1',
   kind: 'ConfigMap',
-  description: 'ConfigMap holds configuration data for pods to consume.',
+  description: 'Stores configuration for pods to read.',
   properties: {
     data: {
       type: 'object',
@@ -25,14 +25,14 @@ const schema = compileKindSchema({
     binaryData: {
       type: 'object',
       description:
-        "BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process.",
+        "Configuration values as raw bytes, by key, for content that is not valid UTF-8. Keys use only letters, digits, '-', '_' and '.', and may not also appear in data (validation checks this).",
       additionalProperties: { type: 'string', format: 'byte' },
       proto: 3,
     },
     immutable: {
       type: 'boolean',
       description:
-        'Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
+        'When true, the data of the ConfigMap is frozen and only its metadata may still change. While not true, this setting itself may be changed at any time. Unset by default.',
       proto: 4,
       protoPointer: true,
     },

@@ -55,42 +55,24 @@ export function eventColumns(toCore: (obj: ApiObject) => ApiObject = (o) => o): 
     extra: Partial<TableColumn> = {},
   ): TableColumn => ({ name, type: 'string', description, cell: (obj) => cell(toCore(obj)), ...extra });
   return [
-    col('Last Seen', 'The time at which the most recent occurrence of this event was recorded.', (e) =>
-      lastSeen(e, Date.now()),
+    col('Last Seen', 'When the event was last recorded.', (e) => lastSeen(e, Date.now())),
+    col('Type', 'The event type, such as Normal or Warning; more types may come.', (e) => str(e.type)),
+    col('Reason', 'A short machine-readable word for why the object reached its current status.', (e) =>
+      str(e.reason),
     ),
-    col('Type', 'Type of this event (Normal, Warning), new types could be added in the future', (e) =>
-      str(e.type),
-    ),
-    col(
-      'Reason',
-      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
-      (e) => str(e.reason),
-    ),
-    col('Object', 'The object that this event is about.', target),
+    col('Object', 'The object the event concerns.', target),
     col(
       'Subobject',
-      'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].',
+      'The part of the object concerned, as a field path such as desiredState.manifest.containers[2], when not the whole object.',
       (e) => str(isObj(e.involvedObject) ? e.involvedObject.fieldPath : ''),
       { priority: 1 },
     ),
-    col(
-      'Source',
-      'The component reporting this event. Should be a short machine understandable string.',
-      source,
-      {
-        priority: 1,
-      },
-    ),
-    col('Message', 'A human-readable description of the status of this operation.', (e) =>
-      str(e.message).trim(),
-    ),
-    col(
-      'First Seen',
-      'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)',
-      (e) => firstSeen(e, Date.now()),
-      { priority: 1 },
-    ),
-    col('Count', 'The number of times this event has occurred.', count, { priority: 1 }),
+    col('Source', 'The component that reported the event, as a short machine-readable name.', source, {
+      priority: 1,
+    }),
+    col('Message', 'What happened, in words for people.', (e) => str(e.message).trim()),
+    col('First Seen', 'When the event was first recorded.', (e) => firstSeen(e, Date.now()), { priority: 1 }),
+    col('Count', 'How many times the event has happened.', count, { priority: 1 }),
     { ...NAME_COLUMN, priority: 1, cell: (obj) => toCore(obj).metadata?.name ?? '' },
   ];
 }

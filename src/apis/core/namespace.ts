@@ -20,36 +20,36 @@ interface NamespaceShape extends ApiObject {
 
 const namespaceCondition: SchemaNode = {
   type: 'object',
-  description: 'NamespaceCondition contains details about state of namespace.',
+  description: "One aspect of a namespace's state.",
   required: ['type', 'status'],
   properties: {
     type: {
       type: 'string',
       goType: 'v1.NamespaceConditionType',
-      description: 'Type of namespace controller condition.',
+      description: 'Which condition the namespace controller reports.',
       proto: 1,
       protoKeepZero: true,
     },
     status: {
       type: 'string',
       goType: 'v1.ConditionStatus',
-      description: 'Status of the condition, one of True, False, Unknown.',
+      description: 'True, False or Unknown.',
       proto: 2,
       protoKeepZero: true,
     },
     lastTransitionTime: {
       ref: 'Time',
-      description: 'Last time the condition transitioned from one status to another.',
+      description: 'When the condition last moved from one status to another.',
       proto: 4,
     },
     reason: {
       type: 'string',
-      description: "Unique, one-word, CamelCase reason for the condition's last transition.",
+      description: 'Why the condition last changed, as a single CamelCase word.',
       proto: 5,
     },
     message: {
       type: 'string',
-      description: 'Human-readable message indicating details about last transition.',
+      description: 'Details of the last change, for people to read.',
       proto: 6,
     },
   },
@@ -59,17 +59,17 @@ const schema = compileKindSchema({
   group: '',
   version: 'v1',
   kind: 'Namespace',
-  description: 'Namespace provides a scope for Names. Use of multiple namespaces is optional.',
+  description: 'A named scope that object names are unique within. A cluster may use one namespace or many.',
   properties: {
     spec: {
       type: 'object',
       goType: 'v1.NamespaceSpec',
-      description: 'Spec defines the behavior of the Namespace.',
+      description: 'The desired behavior of the namespace.',
       properties: {
         finalizers: {
           type: 'array',
           description:
-            'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.',
+            'Opaque markers; the namespace is removed from storage for good only once this list is empty.',
           items: { type: 'string', default: '', goType: 'v1.FinalizerName' },
           listType: 'atomic',
           proto: 1,
@@ -80,18 +80,18 @@ const schema = compileKindSchema({
     status: {
       type: 'object',
       goType: 'v1.NamespaceStatus',
-      description: 'Status describes the current status of a Namespace.',
+      description: 'What is currently known about the namespace.',
       properties: {
         phase: {
           type: 'string',
           goType: 'v1.NamespacePhase',
-          description: 'Phase is the current lifecycle phase of the namespace.',
+          description: 'Where the namespace is in its life.',
           enum: ['Active', 'Terminating'],
           proto: 1,
         },
         conditions: {
           type: 'array',
-          description: "Represents the latest available observations of a namespace's current state.",
+          description: "The most recent observations of the namespace's state, as conditions.",
           items: { ref: 'NamespaceCondition' },
           listType: 'map',
           listMapKeys: ['type'],
@@ -198,7 +198,7 @@ export function namespaceKind(profile: NamingProfile): KindDefinition {
       {
         name: 'Status',
         type: 'string',
-        description: 'The status of the namespace',
+        description: 'The lifecycle phase of the namespace.',
         cell: (obj) => (obj as NamespaceShape).status?.phase ?? '',
       },
       AGE_COLUMN,

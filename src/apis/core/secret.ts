@@ -16,15 +16,15 @@ import { validateImmutableData, validateSecretData } from './data-keys.ts';
 type Data = Record<string, string>;
 
 const DATA_DESCRIPTION =
-  "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here.";
-const TYPE_DESCRIPTION = 'Used to facilitate programmatic handling of secret data.';
+  "The secret values, by key; each value is arbitrary bytes, written as base64 in JSON and YAML. Keys use only letters, digits, '-', '_' and '.'.";
+const TYPE_DESCRIPTION = 'A label for the kind of secret held, so programs know how to treat the data.';
 
 const schema = compileKindSchema({
   group: '',
   version: 'v1',
   kind: 'Secret',
   description:
-    'Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.',
+    'Stores sensitive values of some type. The values in data together must stay under MaxSecretSize bytes.',
   properties: {
     data: {
       type: 'object',
@@ -35,7 +35,7 @@ const schema = compileKindSchema({
     stringData: {
       type: 'object',
       description:
-        'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
+        'A write-only convenience for giving text values as plain strings. On write each entry is copied into data, replacing any value under the same key; reads never return this field.',
       additionalProperties: { type: 'string', default: '' },
       proto: 4,
     },
@@ -48,7 +48,7 @@ const schema = compileKindSchema({
     immutable: {
       type: 'boolean',
       description:
-        'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
+        'When true, the data of the Secret is frozen and only its metadata may still change. While not true, this setting itself may be changed at any time. Unset by default.',
       proto: 5,
       protoPointer: true,
     },

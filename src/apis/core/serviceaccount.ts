@@ -9,23 +9,22 @@ import { NAMESPACED_DEFAULTS } from '../strategy-defaults.ts';
 
 const objectReference: SchemaNode = {
   type: 'object',
-  description:
-    'ObjectReference contains enough information to let you inspect or modify the referred object.',
+  description: 'Points at another object precisely enough to read or change it.',
   properties: {
-    kind: { type: 'string', description: 'Kind of the referent.', proto: 1 },
-    namespace: { type: 'string', description: 'Namespace of the referent.', proto: 2 },
-    name: { type: 'string', description: 'Name of the referent.', proto: 3 },
-    uid: { type: 'string', description: 'UID of the referent.', proto: 4 },
-    apiVersion: { type: 'string', description: 'API version of the referent.', proto: 5 },
+    kind: { type: 'string', description: 'The kind of the object pointed at.', proto: 1 },
+    namespace: { type: 'string', description: 'The namespace of the object pointed at.', proto: 2 },
+    name: { type: 'string', description: 'The name of the object pointed at.', proto: 3 },
+    uid: { type: 'string', description: 'The UID of the object pointed at.', proto: 4 },
+    apiVersion: { type: 'string', description: 'The API version of the object pointed at.', proto: 5 },
     resourceVersion: {
       type: 'string',
-      description: 'Specific resourceVersion to which this reference is made, if any.',
+      description: 'The resourceVersion of the object meant, when the reference is to one version.',
       proto: 6,
     },
     fieldPath: {
       type: 'string',
       description:
-        'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.',
+        'When only part of the object is meant, the path to that part, written as a field access expression.',
       proto: 7,
     },
   },
@@ -37,12 +36,11 @@ const schema = compileKindSchema({
   version: 'v1',
   kind: 'ServiceAccount',
   description:
-    'ServiceAccount binds together: * a name, understood by users, and perhaps by peripheral systems, for an identity * a principal that can be authenticated and authorized * a set of secrets',
+    'An identity for processes in pods: a name people and other systems can refer to, a principal that authentication and authorization recognise, and the secrets that go with it.',
   properties: {
     secrets: {
       type: 'array',
-      description:
-        'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.',
+      description: 'Secrets in this namespace that pods running as this service account may use.',
       items: { ref: 'ObjectReference' },
       listType: 'map',
       listMapKeys: ['name'],
@@ -52,16 +50,14 @@ const schema = compileKindSchema({
     },
     imagePullSecrets: {
       type: 'array',
-      description:
-        'ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount.',
+      description: 'Secrets in this namespace used to pull images for pods that run as this service account.',
       items: { ref: 'LocalObjectReference' },
       listType: 'atomic',
       proto: 3,
     },
     automountServiceAccountToken: {
       type: 'boolean',
-      description:
-        'AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted.',
+      description: 'Whether pods running as this service account get an API token mounted automatically.',
       proto: 4,
       protoPointer: true,
     },
@@ -70,9 +66,10 @@ const schema = compileKindSchema({
     ObjectReference: objectReference,
     LocalObjectReference: {
       type: 'object',
-      description:
-        'LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.',
-      properties: { name: { type: 'string', default: '', description: 'Name of the referent.', proto: 1 } },
+      description: 'Points at an object in the same namespace by name.',
+      properties: {
+        name: { type: 'string', default: '', description: 'The name of the object pointed at.', proto: 1 },
+      },
       structType: 'atomic',
     },
   },
@@ -98,8 +95,7 @@ export const serviceAccountKind: KindDefinition = {
     {
       name: 'Secrets',
       type: 'string',
-      description:
-        'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.',
+      description: 'Secrets in this namespace that pods running as this service account may use.',
       cell: (obj) => (Array.isArray(obj.secrets) ? obj.secrets.length : 0),
     },
     AGE_COLUMN,
