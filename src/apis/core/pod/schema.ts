@@ -1,6 +1,6 @@
 // The pod template as core/v1 declares it: every definition a PodTemplateSpec reaches, with the
 // list semantics strategic merge patch and server-side apply need (merge keys, patch strategies,
-// list types). Descriptions are the first sentence of upstream's. Declared as data, not code:
+// list types). Descriptions are our own words for upstream's facts. Declared as data, not code:
 // Deployment and ReplicaSet (and later workload kinds) refer to these by name.
 
 import type { SchemaNode } from '../../../schema/types.ts';
@@ -22,28 +22,28 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type of the volume that you want to mount.',
+        description: 'Filesystem type of the volume to mount.',
         proto: 2,
       },
       partition: {
         type: 'integer',
         format: 'int32',
-        description: 'partition is the partition in the volume that you want to mount.',
+        description: 'Which partition of the volume to mount.',
         proto: 3,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly value true will force the readOnly setting in VolumeMounts.',
+        description: 'When true, the volume mounts are forced to read-only.',
         proto: 4,
       },
       volumeID: {
         type: 'string',
-        description: 'volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).',
+        description: 'Unique ID of the Amazon EBS volume (the persistent disk resource in AWS).',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'Represents a Persistent Disk resource in AWS.',
+    description: 'A persistent disk in AWS (an EBS volume) mounted into the pod.',
     required: ['volumeID'],
   },
   Affinity: {
@@ -65,25 +65,25 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'Affinity is a group of affinity scheduling rules.',
+    description: 'Scheduling rules for node affinity, pod affinity and pod anti-affinity.',
   },
   AppArmorProfile: {
     type: 'object',
     properties: {
       localhostProfile: {
         type: 'string',
-        description: 'localhostProfile indicates a profile loaded on the node that should be used.',
+        description: 'Profile already loaded on the node to use.',
         proto: 2,
         protoPointer: true,
       },
       type: {
         type: 'string',
-        description: 'type indicates which kind of AppArmor profile will be applied.',
+        description: 'Which kind of AppArmor profile applies.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: "AppArmorProfile defines a pod or container's AppArmor settings.",
+    description: 'AppArmor settings for a pod or a container.',
     required: ['type'],
   },
   AzureDiskVolumeSource: {
@@ -91,43 +91,43 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       cachingMode: {
         type: 'string',
-        description: 'cachingMode is the Host Caching mode: None, Read Only, Read Write.',
+        description: 'Host caching mode: None, Read Only or Read Write.',
         proto: 3,
         protoPointer: true,
       },
       diskName: {
         type: 'string',
-        description: 'diskName is the Name of the data disk in the blob storage',
+        description: 'Name of the data disk in blob storage.',
         proto: 1,
         protoKeepZero: true,
       },
       diskURI: {
         type: 'string',
-        description: 'diskURI is the URI of data disk in the blob storage',
+        description: 'URI of the data disk in blob storage.',
         proto: 2,
         protoKeepZero: true,
       },
       fsType: {
         type: 'string',
-        description: 'fsType is Filesystem type to mount.',
+        description: 'Filesystem type to mount.',
         proto: 4,
         protoPointer: true,
       },
       kind: {
         type: 'string',
         description:
-          'kind expected values are Shared: multiple blob disks per storage account Dedicated: single blob disk per storage account Managed: azure managed data disk (only in managed availability set).',
+          'Expected values: Shared (several blob disks per storage account), Dedicated (one blob disk per storage account) or Managed (an Azure managed data disk, only in a managed availability set).',
         proto: 6,
         protoPointer: true,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly Defaults to false (read/write).',
+        description: 'Mount read-only when true; defaults to false (read/write).',
         proto: 5,
         protoPointer: true,
       },
     },
-    description: 'AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.',
+    description: 'An Azure data disk mounted on the host and bind-mounted into the pod.',
     required: ['diskName', 'diskURI'],
   },
   AzureFileVolumeSource: {
@@ -135,23 +135,23 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       readOnly: {
         type: 'boolean',
-        description: 'readOnly defaults to false (read/write).',
+        description: 'Mount read-only when true; defaults to false (read/write).',
         proto: 3,
       },
       secretName: {
         type: 'string',
-        description: 'secretName is the name of secret that contains Azure Storage Account Name and Key',
+        description: 'Name of the secret holding the Azure Storage account name and key.',
         proto: 1,
         protoKeepZero: true,
       },
       shareName: {
         type: 'string',
-        description: 'shareName is the azure share Name',
+        description: 'Name of the Azure file share.',
         proto: 2,
         protoKeepZero: true,
       },
     },
-    description: 'AzureFile represents an Azure File Service mount on the host and bind mount to the pod.',
+    description: 'An Azure File Service share mounted on the host and bind-mounted into the pod.',
     required: ['secretName', 'shareName'],
   },
   CSIVolumeSource: {
@@ -159,13 +159,13 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       driver: {
         type: 'string',
-        description: 'driver is the name of the CSI driver that handles this volume.',
+        description: 'Name of the CSI driver that serves this volume.',
         proto: 1,
         protoKeepZero: true,
       },
       fsType: {
         type: 'string',
-        description: 'fsType to mount.',
+        description: 'Filesystem type to mount.',
         proto: 3,
         protoPointer: true,
       },
@@ -176,7 +176,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly specifies a read-only configuration for the volume.',
+        description: 'Asks for a read-only volume when true.',
         proto: 2,
         protoPointer: true,
       },
@@ -185,11 +185,11 @@ const declare = (): Record<string, SchemaNode> => ({
         additionalProperties: {
           type: 'string',
         },
-        description: 'volumeAttributes stores driver-specific properties that are passed to the CSI driver.',
+        description: 'Driver-specific properties handed to the CSI driver.',
         proto: 4,
       },
     },
-    description: 'Represents a source location of a volume to mount, managed by an external CSI driver',
+    description: 'Where to find a volume that an external CSI driver manages and mounts.',
     required: ['driver'],
   },
   Capabilities: {
@@ -200,7 +200,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'Added capabilities',
+        description: 'Capabilities to add.',
         listType: 'atomic',
         proto: 1,
       },
@@ -209,12 +209,12 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'Removed capabilities',
+        description: 'Capabilities to remove.',
         listType: 'atomic',
         proto: 2,
       },
     },
-    description: 'Adds and removes POSIX capabilities from running containers.',
+    description: 'POSIX capabilities to add to or remove from running containers.',
   },
   CephFSVolumeSource: {
     type: 'object',
@@ -224,25 +224,25 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'monitors is Required: Monitors is a collection of Ceph monitors',
+        description: 'Required: the Ceph monitors to contact.',
         listType: 'atomic',
         proto: 1,
       },
       path: {
         type: 'string',
         description:
-          'path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /',
+          'Optional: directory used as the root of the mount instead of the whole Ceph tree; defaults to /.',
         proto: 2,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly is Optional: Defaults to false (read/write).',
+        description: 'Optional: mount read-only when true; defaults to false (read/write).',
         proto: 6,
       },
       secretFile: {
         type: 'string',
         description:
-          'secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret',
+          'Optional: path to the key ring for the user; when unset, it defaults to /etc/ceph/user.secret.',
         proto: 4,
       },
       secretRef: {
@@ -252,12 +252,12 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       user: {
         type: 'string',
-        description: 'user is optional: User is the rados user name, default is admin',
+        description: 'Optional: rados user name; defaults to admin.',
         proto: 3,
       },
     },
     description:
-      'Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling.',
+      'A Ceph filesystem mount that lives as long as the pod; CephFS volumes support neither ownership management nor SELinux relabeling.',
     required: ['monitors'],
   },
   CinderVolumeSource: {
@@ -265,12 +265,12 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type to mount.',
+        description: 'Filesystem type to mount.',
         proto: 2,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly defaults to false (read/write).',
+        description: 'Mount read-only when true; defaults to false (read/write).',
         proto: 3,
       },
       secretRef: {
@@ -280,12 +280,12 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       volumeID: {
         type: 'string',
-        description: 'volumeID used to identify the volume in cinder.',
+        description: 'ID that identifies the volume in Cinder.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'Represents a cinder volume resource in Openstack.',
+    description: 'A Cinder volume in OpenStack.',
     required: ['volumeID'],
   },
   ClusterTrustBundleProjection: {
@@ -298,32 +298,32 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       name: {
         type: 'string',
-        description: 'Select a single ClusterTrustBundle by object name.',
+        description: 'Picks one ClusterTrustBundle by its object name.',
         proto: 1,
         protoPointer: true,
       },
       optional: {
         type: 'boolean',
         description:
-          "If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.",
+          'When true, pod startup goes ahead even if the referenced ClusterTrustBundles are missing.',
         proto: 5,
         protoPointer: true,
       },
       path: {
         type: 'string',
-        description: 'Relative path from the volume root to write the bundle.',
+        description: 'Path, relative to the volume root, where the bundle is written.',
         proto: 4,
         protoKeepZero: true,
       },
       signerName: {
         type: 'string',
-        description: 'Select all ClusterTrustBundles that match this signer name.',
+        description: 'Picks every ClusterTrustBundle with this signer name.',
         proto: 2,
         protoPointer: true,
       },
     },
     description:
-      'ClusterTrustBundleProjection describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem.',
+      'Which ClusterTrustBundle objects to pick and how their contents land in the pod filesystem.',
     required: ['path'],
   },
   ConfigMapEnvSource: {
@@ -331,42 +331,42 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       name: {
         type: 'string',
-        description: 'Name of the referent.',
+        description: 'The referenced object, given by its name.',
         proto: 1,
         protoInline: 1,
       },
       optional: {
         type: 'boolean',
-        description: 'Specify whether the ConfigMap must be defined',
+        description: 'Whether the ConfigMap has to exist.',
         proto: 2,
         protoPointer: true,
       },
     },
-    description: 'ConfigMapEnvSource selects a ConfigMap to populate the environment variables with.',
+    description: 'A ConfigMap whose entries become environment variables.',
   },
   ConfigMapKeySelector: {
     type: 'object',
     properties: {
       key: {
         type: 'string',
-        description: 'The key to select.',
+        description: 'ConfigMap key to pick.',
         proto: 2,
         protoKeepZero: true,
       },
       name: {
         type: 'string',
-        description: 'Name of the referent.',
+        description: 'The referenced object, given by its name.',
         proto: 1,
         protoInline: 1,
       },
       optional: {
         type: 'boolean',
-        description: 'Specify whether the ConfigMap or its key must be defined',
+        description: 'Whether the ConfigMap or its key has to exist.',
         proto: 3,
         protoPointer: true,
       },
     },
-    description: 'Selects a key from a ConfigMap.',
+    description: 'Picks one key of a ConfigMap.',
     required: ['key'],
   },
   ConfigMapProjection: {
@@ -378,24 +378,24 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'KeyToPath',
         },
         description:
-          'items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.',
+          'When empty, every key-value pair in the ConfigMap Data field becomes a file in the volume, named after the key and holding the value.',
         listType: 'atomic',
         proto: 2,
       },
       name: {
         type: 'string',
-        description: 'Name of the referent.',
+        description: 'The referenced object, given by its name.',
         proto: 1,
         protoInline: 1,
       },
       optional: {
         type: 'boolean',
-        description: 'optional specify whether the ConfigMap or its keys must be defined',
+        description: 'Whether the ConfigMap or its keys have to exist.',
         proto: 4,
         protoPointer: true,
       },
     },
-    description: 'Adapts a ConfigMap into a projected volume.',
+    description: 'Turns a ConfigMap into part of a projected volume.',
   },
   ConfigMapVolumeSource: {
     type: 'object',
@@ -404,7 +404,7 @@ const declare = (): Record<string, SchemaNode> => ({
         type: 'integer',
         format: 'int32',
         description:
-          'defaultMode is optional: mode bits used to set permissions on created files by default.',
+          'Optional: permission mode bits applied by default to the files that get created in the volume.',
         proto: 3,
         protoPointer: true,
       },
@@ -414,24 +414,24 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'KeyToPath',
         },
         description:
-          'items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.',
+          'When empty, every key-value pair in the ConfigMap Data field becomes a file in the volume, named after the key and holding the value.',
         listType: 'atomic',
         proto: 2,
       },
       name: {
         type: 'string',
-        description: 'Name of the referent.',
+        description: 'The referenced object, given by its name.',
         proto: 1,
         protoInline: 1,
       },
       optional: {
         type: 'boolean',
-        description: 'optional specify whether the ConfigMap or its keys must be defined',
+        description: 'Whether the ConfigMap or its keys have to exist.',
         proto: 4,
         protoPointer: true,
       },
     },
-    description: 'Adapts a ConfigMap into a volume.',
+    description: 'Turns a ConfigMap into a volume.',
   },
   Container: {
     type: 'object',
@@ -441,7 +441,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'Arguments to the entrypoint.',
+        description: 'Arguments passed to the entrypoint.',
         listType: 'atomic',
         proto: 4,
       },
@@ -450,7 +450,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'Entrypoint array.',
+        description: 'Entrypoint to run, as an array.',
         listType: 'atomic',
         proto: 3,
       },
@@ -459,7 +459,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'EnvVar',
         },
-        description: 'List of environment variables to set in the container.',
+        description: 'Environment variables set in the container.',
         patchMergeKey: 'name',
         patchStrategy: 'merge',
         listType: 'map',
@@ -471,18 +471,18 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'EnvFromSource',
         },
-        description: 'List of sources to populate environment variables in the container.',
+        description: 'Sources whose entries become environment variables in the container.',
         listType: 'atomic',
         proto: 19,
       },
       image: {
         type: 'string',
-        description: 'Container image name.',
+        description: 'Name of the container image.',
         proto: 2,
       },
       imagePullPolicy: {
         type: 'string',
-        description: 'Image pull policy.',
+        description: 'When to pull the image.',
         proto: 14,
       },
       lifecycle: {
@@ -497,7 +497,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       name: {
         type: 'string',
-        description: 'Name of the container specified as a DNS_LABEL.',
+        description: 'Container name, as a DNS_LABEL.',
         proto: 1,
         protoKeepZero: true,
       },
@@ -506,7 +506,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'ContainerPort',
         },
-        description: 'List of ports to expose from the container.',
+        description: 'Network ports the container exposes.',
         patchMergeKey: 'containerPort',
         patchStrategy: 'merge',
         listType: 'map',
@@ -523,7 +523,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'ContainerResizePolicy',
         },
-        description: 'Resources resize policy for the container.',
+        description: 'How each resource of the container is resized.',
         listType: 'atomic',
         proto: 23,
       },
@@ -533,7 +533,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       restartPolicy: {
         type: 'string',
-        description: 'RestartPolicy defines the restart behavior of individual containers in a pod.',
+        description: 'Restart behavior of this one container within the pod.',
         proto: 24,
         protoPointer: true,
       },
@@ -543,7 +543,7 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'ContainerRestartRule',
         },
         description:
-          'Represents a list of rules to be checked to determine if the container should be restarted on exit.',
+          'Rules that are checked when the container exits, deciding whether or not the container is restarted.',
         listType: 'atomic',
         proto: 25,
       },
@@ -559,30 +559,30 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       stdin: {
         type: 'boolean',
-        description: 'Whether this container should allocate a buffer for stdin in the container runtime.',
+        description: 'Whether the container runtime gives this container a stdin buffer.',
         proto: 16,
       },
       stdinOnce: {
         type: 'boolean',
         description:
-          'Whether the container runtime should close the stdin channel after it has been opened by a single attach.',
+          'Whether the container runtime closes the stdin channel as soon as a single attach has opened it.',
         proto: 17,
       },
       terminationMessagePath: {
         type: 'string',
         description:
-          "Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem.",
+          'Optional: where, in the container filesystem, the file receiving the termination message is mounted.',
         proto: 13,
       },
       terminationMessagePolicy: {
         type: 'string',
-        description: 'Indicate how the termination message should be populated.',
+        description: 'How the termination message gets filled in.',
         proto: 20,
       },
       tty: {
         type: 'boolean',
         description:
-          "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+          'Whether the container should get a TTY of its own; this also requires stdin to be set to true.',
         proto: 18,
       },
       volumeDevices: {
@@ -590,7 +590,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'VolumeDevice',
         },
-        description: 'volumeDevices is the list of block devices to be used by the container.',
+        description: 'Block devices the container uses.',
         patchMergeKey: 'devicePath',
         patchStrategy: 'merge',
         listType: 'map',
@@ -602,7 +602,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'VolumeMount',
         },
-        description: "Pod volumes to mount into the container's filesystem.",
+        description: 'Pod volumes mounted into the container filesystem.',
         patchMergeKey: 'mountPath',
         patchStrategy: 'merge',
         listType: 'map',
@@ -611,11 +611,11 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       workingDir: {
         type: 'string',
-        description: "Container's working directory.",
+        description: 'Working directory of the container.',
         proto: 5,
       },
     },
-    description: 'A single application container that you want to run within a pod.',
+    description: 'One application container to run inside a pod.',
     required: ['name'],
   },
   ContainerPort: {
@@ -624,34 +624,34 @@ const declare = (): Record<string, SchemaNode> => ({
       containerPort: {
         type: 'integer',
         format: 'int32',
-        description: "Number of port to expose on the pod's IP address.",
+        description: 'Port number exposed on the pod IP address.',
         proto: 3,
         protoKeepZero: true,
       },
       hostIP: {
         type: 'string',
-        description: 'What host IP to bind the external port to.',
+        description: 'Host IP that the external port binds to.',
         proto: 5,
       },
       hostPort: {
         type: 'integer',
         format: 'int32',
-        description: 'Number of port to expose on the host.',
+        description: 'Port number exposed on the host.',
         proto: 2,
       },
       name: {
         type: 'string',
-        description: 'If specified, this must be an IANA_SVC_NAME and unique within the pod.',
+        description: 'When set, an IANA_SVC_NAME that no other port in the pod uses.',
         proto: 1,
       },
       protocol: {
         type: 'string',
-        description: 'Protocol for port.',
+        description: 'Port protocol.',
         default: 'TCP',
         proto: 4,
       },
     },
-    description: 'ContainerPort represents a network port in a single container.',
+    description: 'A network port of one container.',
     required: ['containerPort'],
   },
   ContainerResizePolicy: {
@@ -659,18 +659,18 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       resourceName: {
         type: 'string',
-        description: 'Name of the resource to which this resource resize policy applies.',
+        description: 'Resource that this resize policy covers.',
         proto: 1,
         protoKeepZero: true,
       },
       restartPolicy: {
         type: 'string',
-        description: 'Restart policy to apply when specified resource is resized.',
+        description: 'Restart policy applied when the resource is resized.',
         proto: 2,
         protoKeepZero: true,
       },
     },
-    description: 'ContainerResizePolicy represents resource resize policy for the container.',
+    description: 'How one resource of a container is resized.',
     required: ['resourceName', 'restartPolicy'],
   },
   ContainerRestartRule: {
@@ -678,7 +678,7 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       action: {
         type: 'string',
-        description: 'Specifies the action taken on a container exit if the requirements are satisfied.',
+        description: 'What happens when a container exits and the requirements hold.',
         proto: 1,
       },
       exitCodes: {
@@ -687,7 +687,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'ContainerRestartRule describes how a container exit is handled.',
+    description: 'How to handle a container that has exited.',
     required: ['action'],
   },
   ContainerRestartRuleOnExitCodes: {
@@ -696,7 +696,7 @@ const declare = (): Record<string, SchemaNode> => ({
       operator: {
         type: 'string',
         description:
-          'Represents the relationship between the container exit code(s) and the specified values.',
+          'How the exit code(s) of the container relate to the values listed in this requirement, for the rule to match.',
         proto: 1,
       },
       values: {
@@ -705,13 +705,13 @@ const declare = (): Record<string, SchemaNode> => ({
           type: 'integer',
           format: 'int32',
         },
-        description: 'Specifies the set of values to check for container exit codes.',
+        description: 'Set of values the container exit code is checked against.',
         listType: 'atomic',
         proto: 2,
       },
     },
     description:
-      'ContainerRestartRuleOnExitCodes describes the condition for handling an exited container based on its exit codes.',
+      'Condition for handling a container that has exited, expressed in terms of the exit codes it returned.',
     required: ['operator'],
   },
   DownwardAPIProjection: {
@@ -722,12 +722,12 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'DownwardAPIVolumeFile',
         },
-        description: 'Items is a list of DownwardAPIVolume file',
+        description: 'Downward API volume files.',
         listType: 'atomic',
         proto: 1,
       },
     },
-    description: 'Represents downward API info for projecting into a projected volume.',
+    description: 'Downward API data projected into a projected volume.',
   },
   DownwardAPIVolumeFile: {
     type: 'object',
@@ -741,13 +741,13 @@ const declare = (): Record<string, SchemaNode> => ({
         type: 'integer',
         format: 'int32',
         description:
-          'Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.',
+          'Optional: permission mode bits for this file, an octal value from 0000 to 0777 or a decimal value from 0 to 511.',
         proto: 4,
         protoPointer: true,
       },
       path: {
         type: 'string',
-        description: 'Required: Path is the relative path name of the file to be created.',
+        description: 'Required: relative path name of the file to create.',
         proto: 1,
         protoKeepZero: true,
       },
@@ -757,7 +757,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'DownwardAPIVolumeFile represents information to create the file containing the pod field',
+    description: 'How to create a file holding a pod field.',
     required: ['path'],
   },
   DownwardAPIVolumeSource: {
@@ -766,7 +766,7 @@ const declare = (): Record<string, SchemaNode> => ({
       defaultMode: {
         type: 'integer',
         format: 'int32',
-        description: 'Optional: mode bits to use on created files by default.',
+        description: 'Optional: permission mode bits given by default to the files created.',
         proto: 2,
         protoPointer: true,
       },
@@ -775,30 +775,30 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'DownwardAPIVolumeFile',
         },
-        description: 'Items is a list of downward API volume file',
+        description: 'Downward API volume files.',
         listType: 'atomic',
         proto: 1,
       },
     },
-    description: 'DownwardAPIVolumeSource represents a volume containing downward API info.',
+    description: 'A volume holding downward API data.',
   },
   EmptyDirVolumeSource: {
     type: 'object',
     properties: {
       medium: {
         type: 'string',
-        description: 'medium represents what type of storage medium should back this directory.',
+        description: 'Kind of storage medium behind this directory.',
         proto: 1,
       },
       sizeLimit: {
         intOrString: true,
         goType: 'resource.Quantity',
-        description: 'sizeLimit is the total amount of local storage required for this EmptyDir volume.',
+        description: 'Total local storage this EmptyDir volume needs.',
         proto: 2,
         protoPointer: true,
       },
     },
-    description: 'Represents an empty directory for a pod.',
+    description: 'An empty directory for the pod.',
   },
   EnvFromSource: {
     type: 'object',
@@ -810,7 +810,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       prefix: {
         type: 'string',
-        description: 'Optional text to prepend to the name of each environment variable.',
+        description: 'Optional text put in front of every environment variable name.',
         proto: 1,
       },
       secretRef: {
@@ -819,21 +819,21 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'EnvFromSource represents the source of a set of ConfigMaps or Secrets',
+    description: 'Source of a set of ConfigMaps or Secrets.',
   },
   EnvVar: {
     type: 'object',
     properties: {
       name: {
         type: 'string',
-        description: 'Name of the environment variable.',
+        description: 'Environment variable name.',
         proto: 1,
         protoKeepZero: true,
       },
       value: {
         type: 'string',
         description:
-          'Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables.',
+          '$(VAR_NAME) references expand from environment variables defined earlier in the container and from service environment variables.',
         proto: 2,
       },
       valueFrom: {
@@ -842,7 +842,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'EnvVar represents an environment variable present in a Container.',
+    description: 'One environment variable in a container.',
     required: ['name'],
   },
   EnvVarSource: {
@@ -874,7 +874,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'EnvVarSource represents a source for the value of an EnvVar.',
+    description: 'Where the value of an environment variable comes from.',
   },
   EphemeralContainer: {
     type: 'object',
@@ -884,7 +884,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'Arguments to the entrypoint.',
+        description: 'Arguments passed to the entrypoint.',
         listType: 'atomic',
         proto: 4,
         protoInline: 1,
@@ -894,7 +894,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'Entrypoint array.',
+        description: 'Entrypoint to run, as an array.',
         listType: 'atomic',
         proto: 3,
         protoInline: 1,
@@ -904,7 +904,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'EnvVar',
         },
-        description: 'List of environment variables to set in the container.',
+        description: 'Environment variables set in the container.',
         patchMergeKey: 'name',
         patchStrategy: 'merge',
         listType: 'map',
@@ -917,20 +917,20 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'EnvFromSource',
         },
-        description: 'List of sources to populate environment variables in the container.',
+        description: 'Sources whose entries become environment variables in the container.',
         listType: 'atomic',
         proto: 19,
         protoInline: 1,
       },
       image: {
         type: 'string',
-        description: 'Container image name.',
+        description: 'Name of the container image.',
         proto: 2,
         protoInline: 1,
       },
       imagePullPolicy: {
         type: 'string',
-        description: 'Image pull policy.',
+        description: 'When to pull the image.',
         proto: 14,
         protoInline: 1,
       },
@@ -948,7 +948,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       name: {
         type: 'string',
-        description: 'Name of the ephemeral container specified as a DNS_LABEL.',
+        description: 'Ephemeral container name, as a DNS_LABEL.',
         proto: 1,
         protoInline: 1,
         protoKeepZero: true,
@@ -958,7 +958,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'ContainerPort',
         },
-        description: 'Ports are not allowed for ephemeral containers.',
+        description: 'Not allowed for ephemeral containers.',
         patchMergeKey: 'containerPort',
         patchStrategy: 'merge',
         listType: 'map',
@@ -977,7 +977,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'ContainerResizePolicy',
         },
-        description: 'Resources resize policy for the container.',
+        description: 'How each resource of the container is resized.',
         listType: 'atomic',
         proto: 23,
         protoInline: 1,
@@ -990,7 +990,7 @@ const declare = (): Record<string, SchemaNode> => ({
       restartPolicy: {
         type: 'string',
         description:
-          'Restart policy for the container to manage the restart behavior of each container within a pod.',
+          'Container restart policy: it governs the restart behavior of each container within a pod, this one included.',
         proto: 24,
         protoInline: 1,
         protoPointer: true,
@@ -1001,7 +1001,7 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'ContainerRestartRule',
         },
         description:
-          'Represents a list of rules to be checked to determine if the container should be restarted on exit.',
+          'Rules that are checked when the container exits, deciding whether or not the container is restarted.',
         listType: 'atomic',
         proto: 25,
         protoInline: 1,
@@ -1020,39 +1020,39 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       stdin: {
         type: 'boolean',
-        description: 'Whether this container should allocate a buffer for stdin in the container runtime.',
+        description: 'Whether the container runtime gives this container a stdin buffer.',
         proto: 16,
         protoInline: 1,
       },
       stdinOnce: {
         type: 'boolean',
         description:
-          'Whether the container runtime should close the stdin channel after it has been opened by a single attach.',
+          'Whether the container runtime closes the stdin channel as soon as a single attach has opened it.',
         proto: 17,
         protoInline: 1,
       },
       targetContainerName: {
         type: 'string',
-        description: 'If set, the name of the container from PodSpec that this ephemeral container targets.',
+        description: 'When set, the name of the PodSpec container this ephemeral container targets.',
         proto: 2,
       },
       terminationMessagePath: {
         type: 'string',
         description:
-          "Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem.",
+          'Optional: where, in the container filesystem, the file receiving the termination message is mounted.',
         proto: 13,
         protoInline: 1,
       },
       terminationMessagePolicy: {
         type: 'string',
-        description: 'Indicate how the termination message should be populated.',
+        description: 'How the termination message gets filled in.',
         proto: 20,
         protoInline: 1,
       },
       tty: {
         type: 'boolean',
         description:
-          "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+          'Whether the container should get a TTY of its own; this also requires stdin to be set to true.',
         proto: 18,
         protoInline: 1,
       },
@@ -1061,7 +1061,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'VolumeDevice',
         },
-        description: 'volumeDevices is the list of block devices to be used by the container.',
+        description: 'Block devices the container uses.',
         patchMergeKey: 'devicePath',
         patchStrategy: 'merge',
         listType: 'map',
@@ -1074,7 +1074,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'VolumeMount',
         },
-        description: "Pod volumes to mount into the container's filesystem.",
+        description: 'Pod volumes mounted into the container filesystem.',
         patchMergeKey: 'mountPath',
         patchStrategy: 'merge',
         listType: 'map',
@@ -1084,13 +1084,13 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       workingDir: {
         type: 'string',
-        description: "Container's working directory.",
+        description: 'Working directory of the container.',
         proto: 5,
         protoInline: 1,
       },
     },
     description:
-      'An EphemeralContainer is a temporary container that you may add to an existing Pod for user-initiated activities such as debugging.',
+      'A temporary container that can be added to an existing Pod for user-initiated work such as debugging.',
     required: ['name'],
   },
   EphemeralVolumeSource: {
@@ -1102,7 +1102,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'Represents an ephemeral volume that is handled by a normal storage driver.',
+    description: 'An ephemeral volume served by an ordinary storage driver.',
   },
   ExecAction: {
     type: 'object',
@@ -1113,31 +1113,31 @@ const declare = (): Record<string, SchemaNode> => ({
           type: 'string',
         },
         description:
-          "Command is the command line to execute inside the container, the working directory for the command is root ('/') in the container's filesystem.",
+          "Command line run inside the container, with the container's root ('/') as working directory.",
         listType: 'atomic',
         proto: 1,
       },
     },
-    description: 'ExecAction describes a "run in container" action.',
+    description: 'Runs a command inside the container.',
   },
   FCVolumeSource: {
     type: 'object',
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type to mount.',
+        description: 'Filesystem type to mount.',
         proto: 3,
       },
       lun: {
         type: 'integer',
         format: 'int32',
-        description: 'lun is Optional: FC target lun number',
+        description: 'Optional: FC target LUN number.',
         proto: 2,
         protoPointer: true,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly is Optional: Defaults to false (read/write).',
+        description: 'Optional: mount read-only when true; defaults to false (read/write).',
         proto: 4,
       },
       targetWWNs: {
@@ -1145,7 +1145,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'targetWWNs is Optional: FC target worldwide names (WWNs)',
+        description: 'Optional: FC target worldwide names (WWNs).',
         listType: 'atomic',
         proto: 1,
       },
@@ -1155,42 +1155,42 @@ const declare = (): Record<string, SchemaNode> => ({
           type: 'string',
         },
         description:
-          'wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.',
+          'Optional: FC volume worldwide identifiers (wwids); set either wwids or targetWWNs together with lun, never both.',
         listType: 'atomic',
         proto: 5,
       },
     },
-    description: 'Represents a Fibre Channel volume.',
+    description: 'A Fibre Channel volume.',
   },
   FileKeySelector: {
     type: 'object',
     properties: {
       key: {
         type: 'string',
-        description: 'The key within the env file.',
+        description: 'Which key of the env file to read.',
         proto: 3,
         protoKeepZero: true,
       },
       optional: {
         type: 'boolean',
-        description: 'Specify whether the file or its key must be defined.',
+        description: 'Whether the file or its key has to exist.',
         proto: 4,
         protoPointer: true,
       },
       path: {
         type: 'string',
-        description: 'The path within the volume from which to select the file.',
+        description: 'Location, inside the volume, of the file to pick.',
         proto: 2,
         protoKeepZero: true,
       },
       volumeName: {
         type: 'string',
-        description: 'The name of the volume mount containing the env file.',
+        description: 'Name of the volume mount that holds the env file.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'FileKeySelector selects a key of the env file.',
+    description: 'Picks one key of an env file.',
     required: ['key', 'path', 'volumeName'],
   },
   FlexVolumeSource: {
@@ -1198,13 +1198,13 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       driver: {
         type: 'string',
-        description: 'driver is the name of the driver to use for this volume.',
+        description: 'Name of the driver used for this volume.',
         proto: 1,
         protoKeepZero: true,
       },
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type to mount.',
+        description: 'Filesystem type to mount.',
         proto: 2,
       },
       options: {
@@ -1212,12 +1212,12 @@ const declare = (): Record<string, SchemaNode> => ({
         additionalProperties: {
           type: 'string',
         },
-        description: 'options is Optional: this field holds extra command options if any.',
+        description: 'Optional: extra command options, if any.',
         proto: 5,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly is Optional: defaults to false (read/write).',
+        description: 'Optional: mount read-only when true; defaults to false (read/write).',
         proto: 4,
       },
       secretRef: {
@@ -1227,7 +1227,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
     },
     description:
-      'FlexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin.',
+      'A generic volume resource that an exec-based plugin provisions or attaches on the node for use by the pod.',
     required: ['driver'],
   },
   FlockerVolumeSource: {
@@ -1236,44 +1236,44 @@ const declare = (): Record<string, SchemaNode> => ({
       datasetName: {
         type: 'string',
         description:
-          'datasetName is Name of the dataset stored as metadata -> name on the dataset for Flocker should be considered as deprecated',
+          'Name of the dataset, stored as metadata name on the Flocker dataset; it should be treated as deprecated.',
         proto: 1,
       },
       datasetUUID: {
         type: 'string',
-        description: 'datasetUUID is the UUID of the dataset.',
+        description: 'UUID of the dataset.',
         proto: 2,
       },
     },
-    description: 'Represents a Flocker volume mounted by the Flocker agent.',
+    description: 'A Flocker volume, mounted by the Flocker agent.',
   },
   GCEPersistentDiskVolumeSource: {
     type: 'object',
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is filesystem type of the volume that you want to mount.',
+        description: 'Filesystem type of the volume to mount.',
         proto: 2,
       },
       partition: {
         type: 'integer',
         format: 'int32',
-        description: 'partition is the partition in the volume that you want to mount.',
+        description: 'Which partition of the volume to mount.',
         proto: 3,
       },
       pdName: {
         type: 'string',
-        description: 'pdName is unique name of the PD resource in GCE.',
+        description: 'Unique name of the GCE persistent disk resource.',
         proto: 1,
         protoKeepZero: true,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly here will force the ReadOnly setting in VolumeMounts.',
+        description: 'When true, the volume mounts are forced to read-only.',
         proto: 4,
       },
     },
-    description: 'Represents a Persistent Disk resource in Google Compute Engine.',
+    description: 'A persistent disk in Google Compute Engine.',
     required: ['pdName'],
   },
   GRPCAction: {
@@ -1282,19 +1282,19 @@ const declare = (): Record<string, SchemaNode> => ({
       port: {
         type: 'integer',
         format: 'int32',
-        description: 'Port number of the gRPC service.',
+        description: 'Number of the port where the gRPC service listens.',
         proto: 1,
         protoKeepZero: true,
       },
       service: {
         type: 'string',
         description:
-          'Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).',
+          'Name of the service placed in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).',
         proto: 2,
         protoPointer: true,
       },
     },
-    description: 'GRPCAction specifies an action involving a GRPC service.',
+    description: 'A probe action that calls a gRPC service.',
     required: ['port'],
   },
   GitRepoVolumeSource: {
@@ -1302,22 +1302,22 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       directory: {
         type: 'string',
-        description: 'directory is the target directory name.',
+        description: 'Name of the target directory.',
         proto: 3,
       },
       repository: {
         type: 'string',
-        description: 'repository is the URL',
+        description: 'URL of the repository.',
         proto: 1,
         protoKeepZero: true,
       },
       revision: {
         type: 'string',
-        description: 'revision is the commit hash for the specified revision.',
+        description: 'Commit hash of the revision to use.',
         proto: 2,
       },
     },
-    description: 'Represents a volume that is populated with the contents of a git repository.',
+    description: 'A volume filled with the contents of a git repository.',
     required: ['repository'],
   },
   GlusterfsVolumeSource: {
@@ -1325,24 +1325,24 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       endpoints: {
         type: 'string',
-        description: 'endpoints is the endpoint name that details Glusterfs topology.',
+        description: 'Name of the endpoints object that describes the Glusterfs topology.',
         proto: 1,
         protoKeepZero: true,
       },
       path: {
         type: 'string',
-        description: 'path is the Glusterfs volume path.',
+        description: 'Glusterfs volume path.',
         proto: 2,
         protoKeepZero: true,
       },
       readOnly: {
         type: 'boolean',
         description:
-          'readOnly here will force the Glusterfs volume to be mounted with read-only permissions.',
+          'Set to true to force the Glusterfs volume to be mounted into the pod with read-only permissions.',
         proto: 3,
       },
     },
-    description: 'Represents a Glusterfs mount that lasts the lifetime of a pod.',
+    description: 'A Glusterfs mount that lives as long as the pod.',
     required: ['endpoints', 'path'],
   },
   HTTPGetAction: {
@@ -1350,7 +1350,7 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       host: {
         type: 'string',
-        description: 'Host name to connect to, defaults to the pod IP.',
+        description: 'Host to connect to, by name; defaults to the pod IP.',
         proto: 3,
       },
       httpHeaders: {
@@ -1358,27 +1358,27 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'HTTPHeader',
         },
-        description: 'Custom headers to set in the request.',
+        description: 'Extra headers sent with the request.',
         listType: 'atomic',
         proto: 5,
       },
       path: {
         type: 'string',
-        description: 'Path to access on the HTTP server.',
+        description: 'HTTP server path to request.',
         proto: 1,
       },
       port: {
         intOrString: true,
-        description: 'IntOrString is a type that can hold an int32 or a string.',
+        description: 'Holds either an int32 or a string.',
         proto: 2,
       },
       scheme: {
         type: 'string',
-        description: 'Scheme to use for connecting to the host.',
+        description: 'Connection scheme used to reach the host.',
         proto: 4,
       },
     },
-    description: 'HTTPGetAction describes an action based on HTTP Get requests.',
+    description: 'A probe action that sends an HTTP GET request.',
     required: ['port'],
   },
   HTTPHeader: {
@@ -1386,18 +1386,18 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       name: {
         type: 'string',
-        description: 'The header field name.',
+        description: 'Header field name.',
         proto: 1,
         protoKeepZero: true,
       },
       value: {
         type: 'string',
-        description: 'The header field value',
+        description: 'Header field value.',
         proto: 2,
         protoKeepZero: true,
       },
     },
-    description: 'HTTPHeader describes a custom header to be used in HTTP probes',
+    description: 'A custom header sent by HTTP probes.',
     required: ['name', 'value'],
   },
   HostAlias: {
@@ -1408,19 +1408,19 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'Hostnames for the above IP address.',
+        description: 'Host names for that IP address.',
         listType: 'atomic',
         proto: 2,
       },
       ip: {
         type: 'string',
-        description: 'IP address of the host file entry.',
+        description: 'Hosts file entry IP address.',
         proto: 1,
         protoKeepZero: true,
       },
     },
     description:
-      "HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file.",
+      "An IP address together with its host names, written as one entry into the pod's hosts file when it is created.",
     required: ['ip'],
   },
   HostPathVolumeSource: {
@@ -1428,18 +1428,18 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       path: {
         type: 'string',
-        description: 'path of the directory on the host.',
+        description: 'Directory path on the host.',
         proto: 1,
         protoKeepZero: true,
       },
       type: {
         type: 'string',
-        description: 'type for HostPath Volume Defaults to ""',
+        description: 'HostPath volume type; defaults to "".',
         proto: 2,
         protoPointer: true,
       },
     },
-    description: 'Represents a host path mapped into a pod.',
+    description: 'A path on the host, mapped into the pod.',
     required: ['path'],
   },
   ISCSIVolumeSource: {
@@ -1447,40 +1447,40 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       chapAuthDiscovery: {
         type: 'boolean',
-        description: 'chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication',
+        description: 'Whether iSCSI Discovery CHAP authentication is supported.',
         proto: 8,
       },
       chapAuthSession: {
         type: 'boolean',
-        description: 'chapAuthSession defines whether support iSCSI Session CHAP authentication',
+        description: 'Whether iSCSI Session CHAP authentication is supported.',
         proto: 11,
       },
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type of the volume that you want to mount.',
+        description: 'Filesystem type of the volume to mount.',
         proto: 5,
       },
       initiatorName: {
         type: 'string',
-        description: 'initiatorName is the custom iSCSI Initiator Name.',
+        description: 'Custom iSCSI initiator name.',
         proto: 12,
         protoPointer: true,
       },
       iqn: {
         type: 'string',
-        description: 'iqn is the target iSCSI Qualified Name.',
+        description: 'iSCSI Qualified Name of the target.',
         proto: 2,
         protoKeepZero: true,
       },
       iscsiInterface: {
         type: 'string',
-        description: 'iscsiInterface is the interface Name that uses an iSCSI transport.',
+        description: 'Name of the interface that uses an iSCSI transport.',
         proto: 4,
       },
       lun: {
         type: 'integer',
         format: 'int32',
-        description: 'lun represents iSCSI Target Lun number.',
+        description: 'iSCSI target LUN number.',
         proto: 3,
         protoKeepZero: true,
       },
@@ -1489,13 +1489,13 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'portals is the iSCSI Target Portal List.',
+        description: 'iSCSI target portals.',
         listType: 'atomic',
         proto: 7,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly here will force the ReadOnly setting in VolumeMounts.',
+        description: 'When true, the volume mounts are forced to read-only.',
         proto: 6,
       },
       secretRef: {
@@ -1505,12 +1505,12 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       targetPortal: {
         type: 'string',
-        description: 'targetPortal is iSCSI Target Portal.',
+        description: 'iSCSI target portal.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'Represents an ISCSI disk.',
+    description: 'An iSCSI disk.',
     required: ['iqn', 'lun', 'targetPortal'],
   },
   ImageVolumeSource: {
@@ -1518,41 +1518,41 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       pullPolicy: {
         type: 'string',
-        description: 'Policy for pulling OCI objects.',
+        description: 'When to pull the OCI object.',
         proto: 2,
       },
       reference: {
         type: 'string',
-        description: 'Required: Image or artifact reference to be used.',
+        description: 'Required: reference of the image or artifact to use.',
         proto: 1,
       },
     },
-    description: 'ImageVolumeSource represents a image volume resource.',
+    description: 'A volume backed by an OCI image or artifact.',
   },
   KeyToPath: {
     type: 'object',
     properties: {
       key: {
         type: 'string',
-        description: 'key is the key to project.',
+        description: 'Which key to project.',
         proto: 1,
         protoKeepZero: true,
       },
       mode: {
         type: 'integer',
         format: 'int32',
-        description: 'mode is Optional: mode bits used to set permissions on this file.',
+        description: 'Optional: permission mode bits for this file.',
         proto: 3,
         protoPointer: true,
       },
       path: {
         type: 'string',
-        description: 'path is the relative path of the file to map the key to.',
+        description: 'Relative path of the file the key maps to.',
         proto: 2,
         protoKeepZero: true,
       },
     },
-    description: 'Maps a string key to a path within a volume.',
+    description: 'Maps a string key to a path inside a volume.',
     required: ['key', 'path'],
   },
   LabelSelector: {
@@ -1563,7 +1563,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'LabelSelectorRequirement',
         },
-        description: 'matchExpressions is a list of label selector requirements.',
+        description: 'Label selector requirements.',
         listType: 'atomic',
         proto: 2,
       },
@@ -1572,24 +1572,24 @@ const declare = (): Record<string, SchemaNode> => ({
         additionalProperties: {
           type: 'string',
         },
-        description: 'matchLabels is a map of {key,value} pairs.',
+        description: 'Map of {key,value} pairs.',
         proto: 1,
       },
     },
-    description: 'A label selector is a label query over a set of resources.',
+    description: 'A label query over a set of resources.',
   },
   LabelSelectorRequirement: {
     type: 'object',
     properties: {
       key: {
         type: 'string',
-        description: 'key is the label key that the selector applies to.',
+        description: 'Label key the selector applies to.',
         proto: 1,
         protoKeepZero: true,
       },
       operator: {
         type: 'string',
-        description: "operator represents a key's relationship to a set of values.",
+        description: 'How the key relates to a set of values.',
         proto: 2,
         protoKeepZero: true,
       },
@@ -1598,13 +1598,13 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'values is an array of string values.',
+        description: 'Array of string values.',
         listType: 'atomic',
         proto: 3,
       },
     },
     description:
-      'A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.',
+      'A label selector requirement: a selector holding a key, a set of values, and an operator relating the key to them.',
     required: ['key', 'operator'],
   },
   Lifecycle: {
@@ -1622,13 +1622,13 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       stopSignal: {
         type: 'string',
-        description: 'StopSignal defines which signal will be sent to a container when it is being stopped.',
+        description: 'Signal sent to the container when it is stopped.',
         proto: 3,
         protoPointer: true,
       },
     },
     description:
-      'Lifecycle describes actions that the management system should take in response to container lifecycle events.',
+      'Actions that the management system carries out in response to lifecycle events of the container it belongs to.',
   },
   LifecycleHandler: {
     type: 'object',
@@ -1654,42 +1654,42 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'LifecycleHandler defines a specific action that should be taken in a lifecycle hook.',
+    description: 'One action to take in a lifecycle hook.',
   },
   LocalObjectReference: {
     type: 'object',
     properties: {
       name: {
         type: 'string',
-        description: 'Name of the referent.',
+        description: 'The referenced object, given by its name.',
         proto: 1,
       },
     },
     description:
-      'LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.',
+      'Carries just enough information to locate the referenced object inside the same namespace as the referrer.',
   },
   NFSVolumeSource: {
     type: 'object',
     properties: {
       path: {
         type: 'string',
-        description: 'path that is exported by the NFS server.',
+        description: 'Directory exported by the NFS server.',
         proto: 2,
         protoKeepZero: true,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly here will force the NFS export to be mounted with read-only permissions.',
+        description: 'When true, the NFS export is mounted with read-only permissions.',
         proto: 3,
       },
       server: {
         type: 'string',
-        description: 'server is the hostname or IP address of the NFS server.',
+        description: 'Host name or IP address of the NFS server.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'Represents an NFS mount that lasts the lifetime of a pod.',
+    description: 'An NFS mount that lives as long as the pod.',
     required: ['path', 'server'],
   },
   NodeAffinity: {
@@ -1701,7 +1701,7 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'PreferredSchedulingTerm',
         },
         description:
-          'The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions.',
+          'The scheduler favours nodes that meet the affinity expressions listed here, but may still pick a node that breaks one or more of them.',
         listType: 'atomic',
         proto: 2,
       },
@@ -1711,7 +1711,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'Node affinity is a group of node affinity scheduling rules.',
+    description: 'Scheduling rules for node affinity.',
   },
   NodeSelector: {
     type: 'object',
@@ -1721,13 +1721,13 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'NodeSelectorTerm',
         },
-        description: 'Required.',
+        description: 'Required list of node selector terms.',
         listType: 'atomic',
         proto: 1,
       },
     },
     description:
-      'A node selector represents the union of the results of one or more label queries over a set of nodes; that is, it represents the OR of the selectors represented by the node selector terms.',
+      'The OR of one or more label queries over a set of nodes: a node matches when any of the node selector terms matches it.',
     required: ['nodeSelectorTerms'],
   },
   NodeSelectorRequirement: {
@@ -1735,13 +1735,13 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       key: {
         type: 'string',
-        description: 'The label key that the selector applies to.',
+        description: 'Label key the selector applies to.',
         proto: 1,
         protoKeepZero: true,
       },
       operator: {
         type: 'string',
-        description: "Represents a key's relationship to a set of values.",
+        description: 'How the key relates to a set of values.',
         proto: 2,
         protoKeepZero: true,
       },
@@ -1750,13 +1750,13 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'An array of string values.',
+        description: 'Array of string values.',
         listType: 'atomic',
         proto: 3,
       },
     },
     description:
-      'A node selector requirement is a selector that contains values, a key, and an operator that relates the key and values.',
+      'A node selector requirement: a selector holding a key, a set of values, and an operator relating the key to them.',
     required: ['key', 'operator'],
   },
   NodeSelectorTerm: {
@@ -1767,7 +1767,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'NodeSelectorRequirement',
         },
-        description: "A list of node selector requirements by node's labels.",
+        description: 'Node selector requirements on node labels.',
         listType: 'atomic',
         proto: 1,
       },
@@ -1776,29 +1776,29 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'NodeSelectorRequirement',
         },
-        description: "A list of node selector requirements by node's fields.",
+        description: 'Node selector requirements on node fields.',
         listType: 'atomic',
         proto: 2,
       },
     },
-    description: 'A null or empty node selector term matches no objects.',
+    description: 'A term that matches no objects when null or empty.',
   },
   ObjectFieldSelector: {
     type: 'object',
     properties: {
       apiVersion: {
         type: 'string',
-        description: 'Version of the schema the FieldPath is written in terms of, defaults to "v1".',
+        description: 'Schema version the FieldPath is written against; defaults to "v1".',
         proto: 1,
       },
       fieldPath: {
         type: 'string',
-        description: 'Path of the field to select in the specified API version.',
+        description: 'Path of the field to pick in the given API version.',
         proto: 2,
         protoKeepZero: true,
       },
     },
-    description: 'ObjectFieldSelector selects an APIVersioned field of an object.',
+    description: 'Picks a field of an object in a given API version.',
     required: ['fieldPath'],
   },
   PersistentVolumeClaimSpec: {
@@ -1809,7 +1809,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'accessModes contains the desired access modes the volume should have.',
+        description: 'Access modes the volume should offer.',
         listType: 'atomic',
         proto: 1,
       },
@@ -1834,31 +1834,31 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       storageClassName: {
         type: 'string',
-        description: 'storageClassName is the name of the StorageClass required by the claim.',
+        description: 'Name of the StorageClass the claim needs.',
         proto: 5,
         protoPointer: true,
       },
       volumeAttributesClassName: {
         type: 'string',
         description:
-          'volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim.',
+          'Name of a VolumeAttributesClass, when one is wanted: setting it picks the VolumeAttributesClass of this claim.',
         proto: 9,
         protoPointer: true,
       },
       volumeMode: {
         type: 'string',
-        description: 'volumeMode defines what type of volume is required by the claim.',
+        description: 'Type of volume the claim needs.',
         proto: 6,
         protoPointer: true,
       },
       volumeName: {
         type: 'string',
-        description: 'volumeName is the binding reference to the PersistentVolume backing this claim.',
+        description: 'Reference binding the claim to the PersistentVolume behind it.',
         proto: 3,
       },
     },
     description:
-      'PersistentVolumeClaimSpec describes the common attributes of storage devices and allows a Source for provider-specific attributes',
+      'Common attributes of storage devices, leaving room for a Source that carries provider-specific attributes.',
   },
   PersistentVolumeClaimTemplate: {
     type: 'object',
@@ -1873,7 +1873,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
     },
     description:
-      'PersistentVolumeClaimTemplate is used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource.',
+      'Template from which PersistentVolumeClaim objects are produced as part of an EphemeralVolumeSource.',
   },
   PersistentVolumeClaimVolumeSource: {
     type: 'object',
@@ -1881,17 +1881,17 @@ const declare = (): Record<string, SchemaNode> => ({
       claimName: {
         type: 'string',
         description:
-          'claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.',
+          'Name of a PersistentVolumeClaim that lives in the same namespace as the pod that uses this volume.',
         proto: 1,
         protoKeepZero: true,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly Will force the ReadOnly setting in VolumeMounts.',
+        description: 'When true, the volume mounts are forced to read-only.',
         proto: 2,
       },
     },
-    description: "PersistentVolumeClaimVolumeSource references the user's PVC in the same namespace.",
+    description: "Refers to the user's PVC in the same namespace.",
     required: ['claimName'],
   },
   PhotonPersistentDiskVolumeSource: {
@@ -1899,17 +1899,17 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type to mount.',
+        description: 'Filesystem type to mount on the Photon disk.',
         proto: 2,
       },
       pdID: {
         type: 'string',
-        description: 'pdID is the ID that identifies Photon Controller persistent disk',
+        description: 'Identifier of the Photon Controller persistent disk.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'Represents a Photon Controller persistent disk resource.',
+    description: 'A persistent disk managed by Photon Controller.',
     required: ['pdID'],
   },
   PodAffinity: {
@@ -1921,7 +1921,7 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'WeightedPodAffinityTerm',
         },
         description:
-          'The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions.',
+          'Soft affinity rules: the scheduler favours nodes meeting these expressions but may still pick a node that breaks one or more of them.',
         listType: 'atomic',
         proto: 2,
       },
@@ -1931,12 +1931,12 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'PodAffinityTerm',
         },
         description:
-          'If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node.',
+          'Hard affinity rules: when they cannot be met at scheduling time, the pod is not placed on the node.',
         listType: 'atomic',
         proto: 1,
       },
     },
-    description: 'Pod affinity is a group of inter pod affinity scheduling rules.',
+    description: 'Rules for placing this pod near other pods.',
   },
   PodAffinityTerm: {
     type: 'object',
@@ -1951,8 +1951,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description:
-          'MatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration.',
+        description: 'Pod label keys used to narrow which pods are considered.',
         listType: 'atomic',
         proto: 5,
       },
@@ -1962,7 +1961,7 @@ const declare = (): Record<string, SchemaNode> => ({
           type: 'string',
         },
         description:
-          'MismatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration.',
+          'Pod label keys used to narrow which pods are considered, by excluding pods whose label values match.',
         listType: 'atomic',
         proto: 6,
       },
@@ -1976,20 +1975,20 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'namespaces specifies a static list of namespace names that the term applies to.',
+        description: 'Fixed list of namespace names this term covers.',
         listType: 'atomic',
         proto: 2,
       },
       topologyKey: {
         type: 'string',
         description:
-          'This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching the labelSelector in the specified namespaces, where co-located is defined as running on a node whose value of the label with key topologyKey matches that of any node on which any of the selected pods is running.',
+          'Node label key that defines co-location: this pod goes (affinity) or avoids going (anti-affinity) onto nodes whose value for this key equals that of a node running one of the selected pods.',
         proto: 3,
         protoKeepZero: true,
       },
     },
     description:
-      'Defines a set of pods (namely those matching the labelSelector relative to the given namespace(s)) that this pod should be co-located (affinity) or not co-located (anti-affinity) with, where co-located is defined as running on a node whose value of the label with key <topologyKey> matches that of any node on which a pod of the set of pods is running',
+      'A set of pods, chosen by labelSelector within the given namespaces, that this pod must run next to (affinity) or away from (anti-affinity); nodes count as co-located when they share the value of the topologyKey label',
     required: ['topologyKey'],
   },
   PodAntiAffinity: {
@@ -2001,7 +2000,7 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'WeightedPodAffinityTerm',
         },
         description:
-          'The scheduler will prefer to schedule pods to nodes that satisfy the anti-affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions.',
+          'Soft anti-affinity rules: the scheduler favours nodes meeting these expressions but may still pick a node that breaks one or more of them.',
         listType: 'atomic',
         proto: 2,
       },
@@ -2011,29 +2010,29 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'PodAffinityTerm',
         },
         description:
-          'If the anti-affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node.',
+          'Hard anti-affinity rules: when they cannot be met at scheduling time, the pod is not placed on the node.',
         listType: 'atomic',
         proto: 1,
       },
     },
-    description: 'Pod anti affinity is a group of inter pod anti affinity scheduling rules.',
+    description: 'Rules for keeping this pod away from other pods.',
   },
   PodCertificateProjection: {
     type: 'object',
     properties: {
       certificateChainPath: {
         type: 'string',
-        description: 'Write the certificate chain at this path in the projected volume.',
+        description: 'Path in the projected volume where the certificate chain is written.',
         proto: 6,
       },
       credentialBundlePath: {
         type: 'string',
-        description: 'Write the credential bundle at this path in the projected volume.',
+        description: 'Path in the projected volume where the combined credential bundle is written.',
         proto: 4,
       },
       keyPath: {
         type: 'string',
-        description: 'Write the key at this path in the projected volume.',
+        description: 'Path in the projected volume where the private key is written.',
         proto: 5,
       },
       keyType: {
@@ -2043,7 +2042,7 @@ const declare = (): Record<string, SchemaNode> => ({
       maxExpirationSeconds: {
         type: 'integer',
         format: 'int32',
-        description: 'maxExpirationSeconds is the maximum lifetime permitted for the certificate.',
+        description: 'Longest lifetime allowed for the issued certificate.',
         proto: 3,
         protoPointer: true,
       },
@@ -2052,8 +2051,7 @@ const declare = (): Record<string, SchemaNode> => ({
         proto: 1,
       },
     },
-    description:
-      'PodCertificateProjection provides a private key and X.509 certificate in the pod filesystem.',
+    description: "Places a private key and an X.509 certificate into the pod's filesystem.",
     required: ['keyType', 'signerName'],
   },
   PodDNSConfig: {
@@ -2064,7 +2062,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'A list of DNS name server IP addresses.',
+        description: 'IP addresses of DNS servers.',
         listType: 'atomic',
         proto: 1,
       },
@@ -2073,7 +2071,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'PodDNSConfigOption',
         },
-        description: 'A list of DNS resolver options.',
+        description: 'Options passed to the DNS resolver.',
         listType: 'atomic',
         proto: 3,
       },
@@ -2082,42 +2080,41 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'A list of DNS search domains for host-name lookup.',
+        description: 'Search domains used when looking up host names.',
         listType: 'atomic',
         proto: 2,
       },
     },
-    description:
-      'PodDNSConfig defines the DNS parameters of a pod in addition to those generated from DNSPolicy.',
+    description: 'Extra DNS settings for the pod, merged with those derived from dnsPolicy.',
   },
   PodDNSConfigOption: {
     type: 'object',
     properties: {
       name: {
         type: 'string',
-        description: "Name is this DNS resolver option's name.",
+        description: 'Resolver option name.',
         proto: 1,
       },
       value: {
         type: 'string',
-        description: "Value is this DNS resolver option's value.",
+        description: 'Setting for the resolver option.',
         proto: 2,
         protoPointer: true,
       },
     },
-    description: 'PodDNSConfigOption defines DNS resolver options of a pod.',
+    description: 'One DNS resolver option for the pod.',
   },
   PodOS: {
     type: 'object',
     properties: {
       name: {
         type: 'string',
-        description: 'Name is the name of the operating system.',
+        description: 'Operating system name.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'PodOS defines the OS parameters of a pod.',
+    description: 'Operating system settings for the pod.',
     required: ['name'],
   },
   PodReadinessGate: {
@@ -2125,12 +2122,12 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       conditionType: {
         type: 'string',
-        description: "ConditionType refers to a condition in the pod's condition list with matching type.",
+        description: "Type of a condition in the pod's condition list to match.",
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'PodReadinessGate contains the reference to a pod condition',
+    description: 'Points at a pod condition that gates readiness',
     required: ['conditionType'],
   },
   PodResourceClaim: {
@@ -2138,27 +2135,25 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       name: {
         type: 'string',
-        description: 'Name uniquely identifies this resource claim inside the pod.',
+        description: 'Unique name of this resource claim within the pod.',
         proto: 1,
         protoKeepZero: true,
       },
       resourceClaimName: {
         type: 'string',
-        description:
-          'ResourceClaimName is the name of a ResourceClaim object in the same namespace as this pod.',
+        description: "Name of a ResourceClaim in the pod's namespace.",
         proto: 3,
         protoPointer: true,
       },
       resourceClaimTemplateName: {
         type: 'string',
-        description:
-          'ResourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same namespace as this pod.',
+        description: "Name of a ResourceClaimTemplate in the pod's namespace.",
         proto: 4,
         protoPointer: true,
       },
     },
     description:
-      'PodResourceClaim references exactly one ResourceClaim, either directly or by naming a ResourceClaimTemplate which is then turned into a ResourceClaim for the pod.',
+      'Refers to a single ResourceClaim, either by name or through a ResourceClaimTemplate from which a claim is created for the pod.',
     required: ['name'],
   },
   PodSchedulingGate: {
@@ -2166,12 +2161,12 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       name: {
         type: 'string',
-        description: 'Name of the scheduling gate.',
+        description: 'Gate name.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'PodSchedulingGate is associated to a Pod to guard its scheduling.',
+    description: 'A gate attached to a pod that holds back its scheduling.',
     required: ['name'],
   },
   PodSecurityContext: {
@@ -2185,41 +2180,40 @@ const declare = (): Record<string, SchemaNode> => ({
       fsGroup: {
         type: 'integer',
         format: 'int64',
-        description: 'A special supplemental group that applies to all containers in a pod.',
+        description: 'Extra supplemental group applied to every container in the pod.',
         proto: 5,
         protoPointer: true,
       },
       fsGroupChangePolicy: {
         type: 'string',
         description:
-          'fsGroupChangePolicy defines behavior of changing ownership and permission of the volume before being exposed inside Pod.',
+          'How ownership and permissions of a volume are changed before it is exposed inside the pod.',
         proto: 9,
         protoPointer: true,
       },
       runAsGroup: {
         type: 'integer',
         format: 'int64',
-        description: 'The GID to run the entrypoint of the container process.',
+        description: 'Group ID used to run the container process entrypoint.',
         proto: 6,
         protoPointer: true,
       },
       runAsNonRoot: {
         type: 'boolean',
-        description: 'Indicates that the container must run as a non-root user.',
+        description: 'When set, the container is required to run as a user other than root.',
         proto: 3,
         protoPointer: true,
       },
       runAsUser: {
         type: 'integer',
         format: 'int64',
-        description: 'The UID to run the entrypoint of the container process.',
+        description: 'User ID used to run the container process entrypoint.',
         proto: 2,
         protoPointer: true,
       },
       seLinuxChangePolicy: {
         type: 'string',
-        description:
-          "seLinuxChangePolicy defines how the container's SELinux label is applied to all volumes used by the Pod.",
+        description: "How the container's SELinux label is applied to every volume the pod uses.",
         proto: 13,
         protoPointer: true,
       },
@@ -2240,13 +2234,13 @@ const declare = (): Record<string, SchemaNode> => ({
           format: 'int32',
         },
         description:
-          "A list of groups applied to the first process run in each container, in addition to the container's primary GID and fsGroup (if specified).",
+          "Groups added to the first process in each container, on top of the container's primary GID and fsGroup (when set).",
         listType: 'atomic',
         proto: 4,
       },
       supplementalGroupsPolicy: {
         type: 'string',
-        description: 'Defines how supplemental groups of the first container processes are calculated.',
+        description: "How the supplemental groups of each container's first process are computed.",
         proto: 12,
         protoPointer: true,
       },
@@ -2255,7 +2249,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'Sysctl',
         },
-        description: 'Sysctls hold a list of namespaced sysctls used for the pod.',
+        description: 'Namespaced sysctls applied to the pod.',
         listType: 'atomic',
         proto: 7,
       },
@@ -2265,7 +2259,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'PodSecurityContext holds pod-level security attributes and common container settings.',
+    description: 'Security attributes at pod level plus settings shared by all containers.',
   },
   PodSpec: {
     type: 'object',
@@ -2274,7 +2268,7 @@ const declare = (): Record<string, SchemaNode> => ({
         type: 'integer',
         format: 'int64',
         description:
-          'Optional duration in seconds the pod may be active on the node relative to StartTime before the system will actively try to mark it failed and kill associated containers.',
+          'Optional number of seconds, counted from StartTime, that the pod may stay active on the node before the system marks it failed and kills its containers.',
         proto: 5,
         protoPointer: true,
       },
@@ -2285,8 +2279,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       automountServiceAccountToken: {
         type: 'boolean',
-        description:
-          'AutomountServiceAccountToken indicates whether a service account token should be automatically mounted.',
+        description: 'Whether a service account token is mounted automatically.',
         proto: 21,
         protoPointer: true,
       },
@@ -2295,7 +2288,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'Container',
         },
-        description: 'List of containers belonging to the pod.',
+        description: 'Containers that make up the pod.',
         patchMergeKey: 'name',
         patchStrategy: 'merge',
         listType: 'map',
@@ -2309,13 +2302,13 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       dnsPolicy: {
         type: 'string',
-        description: 'Set DNS policy for the pod.',
+        description: 'Policy that governs DNS for the pod.',
         proto: 6,
       },
       enableServiceLinks: {
         type: 'boolean',
         description:
-          "EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links.",
+          "Whether details about services are injected into the pod's environment variables, in the style of Docker links.",
         proto: 30,
         protoPointer: true,
       },
@@ -2324,7 +2317,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'EphemeralContainer',
         },
-        description: 'List of ephemeral containers run in this pod.',
+        description: 'Ephemeral containers running in this pod.',
         patchMergeKey: 'name',
         patchStrategy: 'merge',
         listType: 'map',
@@ -2336,8 +2329,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'HostAlias',
         },
-        description:
-          "HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts file if specified.",
+        description: "Optional host and IP entries added to the pod's hosts file.",
         patchMergeKey: 'ip',
         patchStrategy: 'merge',
         listType: 'map',
@@ -2346,35 +2338,33 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       hostIPC: {
         type: 'boolean',
-        description: "Use the host's ipc namespace.",
+        description: "Whether the pod uses the host's IPC namespace.",
         proto: 13,
       },
       hostNetwork: {
         type: 'boolean',
-        description: 'Host networking requested for this pod.',
+        description: 'Whether the pod uses host networking.',
         proto: 11,
       },
       hostPID: {
         type: 'boolean',
-        description: "Use the host's pid namespace.",
+        description: "Whether the pod uses the host's PID namespace.",
         proto: 12,
       },
       hostUsers: {
         type: 'boolean',
-        description: "Use the host's user namespace.",
+        description: "Whether the pod uses the host's user namespace.",
         proto: 37,
         protoPointer: true,
       },
       hostname: {
         type: 'string',
-        description:
-          "Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value.",
+        description: 'Host name of the pod; when unset, a system-defined value is used.',
         proto: 16,
       },
       hostnameOverride: {
         type: 'string',
-        description:
-          "HostnameOverride specifies an explicit override for the pod's hostname as perceived by the pod.",
+        description: 'Explicit host name the pod sees for itself, overriding the default.',
         proto: 41,
         protoPointer: true,
       },
@@ -2383,8 +2373,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'LocalObjectReference',
         },
-        description:
-          'ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec.',
+        description: 'Optional references to secrets in the same namespace used to pull images for this pod.',
         patchMergeKey: 'name',
         patchStrategy: 'merge',
         listType: 'map',
@@ -2396,7 +2385,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'Container',
         },
-        description: 'List of initialization containers belonging to the pod.',
+        description: 'Init containers that belong to the pod.',
         patchMergeKey: 'name',
         patchStrategy: 'merge',
         listType: 'map',
@@ -2405,7 +2394,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       nodeName: {
         type: 'string',
-        description: 'NodeName indicates in which node this pod is scheduled.',
+        description: 'Node the pod is scheduled to.',
         proto: 10,
       },
       nodeSelector: {
@@ -2413,7 +2402,7 @@ const declare = (): Record<string, SchemaNode> => ({
         additionalProperties: {
           type: 'string',
         },
-        description: 'NodeSelector is a selector which must be true for the pod to fit on a node.',
+        description: 'Node labels that must all match for the pod to fit on a node.',
         proto: 7,
       },
       os: {
@@ -2427,26 +2416,25 @@ const declare = (): Record<string, SchemaNode> => ({
           intOrString: true,
           goType: 'resource.Quantity',
         },
-        description:
-          'Overhead represents the resource overhead associated with running a pod for a given RuntimeClass.',
+        description: 'Extra resources consumed by running the pod for a given RuntimeClass.',
         proto: 32,
       },
       preemptionPolicy: {
         type: 'string',
-        description: 'PreemptionPolicy is the Policy for preempting pods with lower priority.',
+        description: 'Policy for preempting pods of lower priority.',
         proto: 31,
         protoPointer: true,
       },
       priority: {
         type: 'integer',
         format: 'int32',
-        description: 'The priority value.',
+        description: 'Numeric priority.',
         proto: 25,
         protoPointer: true,
       },
       priorityClassName: {
         type: 'string',
-        description: "If specified, indicates the pod's priority.",
+        description: 'Name of the priority class for the pod, when set.',
         proto: 24,
       },
       readinessGates: {
@@ -2454,7 +2442,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'PodReadinessGate',
         },
-        description: 'If specified, all readiness gates will be evaluated for pod readiness.',
+        description: 'When set, every readiness gate is evaluated to decide pod readiness.',
         listType: 'atomic',
         proto: 28,
       },
@@ -2463,8 +2451,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'PodResourceClaim',
         },
-        description:
-          'ResourceClaims defines which ResourceClaims must be allocated and reserved before the Pod is allowed to start.',
+        description: 'ResourceClaims that must be allocated and reserved before the pod may start.',
         patchMergeKey: 'name',
         patchStrategy: 'merge,retainKeys',
         listType: 'map',
@@ -2478,7 +2465,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       restartPolicy: {
         type: 'string',
-        description: 'Restart policy for all containers within the pod.',
+        description: 'Policy for restarting every container in the pod.',
         proto: 3,
       },
       runtimeClassName: {
@@ -2488,7 +2475,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       schedulerName: {
         type: 'string',
-        description: 'If specified, the pod will be dispatched by specified scheduler.',
+        description: 'Scheduler that dispatches the pod, when set.',
         proto: 19,
       },
       schedulingGates: {
@@ -2496,8 +2483,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'PodSchedulingGate',
         },
-        description:
-          'SchedulingGates is an opaque list of values that if specified will block scheduling the pod.',
+        description: 'Opaque values that, when present, block scheduling of the pod.',
         patchMergeKey: 'name',
         patchStrategy: 'merge',
         listType: 'map',
@@ -2511,37 +2497,36 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       serviceAccount: {
         type: 'string',
-        description: 'DeprecatedServiceAccount is a deprecated alias for ServiceAccountName.',
+        description: 'Deprecated alias of serviceAccountName.',
         proto: 9,
       },
       serviceAccountName: {
         type: 'string',
-        description: 'ServiceAccountName is the name of the ServiceAccount to use to run this pod.',
+        description: 'Name of the ServiceAccount the pod runs as.',
         proto: 8,
       },
       setHostnameAsFQDN: {
         type: 'boolean',
-        description:
-          "If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default).",
+        description: "When true, the pod's hostname is its FQDN instead of the leaf name (the default).",
         proto: 35,
         protoPointer: true,
       },
       shareProcessNamespace: {
         type: 'boolean',
-        description: 'Share a single process namespace between all of the containers in a pod.',
+        description: 'Whether all containers in the pod share one process namespace.',
         proto: 27,
         protoPointer: true,
       },
       subdomain: {
         type: 'string',
         description:
-          'If specified, the fully qualified Pod hostname will be "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>".',
+          'When set, the pod\'s fully qualified hostname becomes "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>".',
         proto: 17,
       },
       terminationGracePeriodSeconds: {
         type: 'integer',
         format: 'int64',
-        description: 'Optional duration in seconds the pod needs to terminate gracefully.',
+        description: 'Optional number of seconds the pod is given to shut down gracefully.',
         proto: 4,
         protoPointer: true,
       },
@@ -2550,7 +2535,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'Toleration',
         },
-        description: "If specified, the pod's tolerations.",
+        description: 'Tolerations of the pod, when set.',
         listType: 'atomic',
         proto: 22,
       },
@@ -2559,8 +2544,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'TopologySpreadConstraint',
         },
-        description:
-          'TopologySpreadConstraints describes how a group of pods ought to spread across topology domains.',
+        description: 'How a group of pods should be spread over topology domains.',
         patchMergeKey: 'topologyKey',
         patchStrategy: 'merge',
         listType: 'map',
@@ -2572,7 +2556,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'Volume',
         },
-        description: 'List of volumes that can be mounted by containers belonging to the pod.',
+        description: "Volumes that the pod's containers can mount.",
         patchMergeKey: 'name',
         patchStrategy: 'merge,retainKeys',
         listType: 'map',
@@ -2580,7 +2564,7 @@ const declare = (): Record<string, SchemaNode> => ({
         proto: 1,
       },
     },
-    description: 'PodSpec is a description of a pod.',
+    description: 'Desired contents and behaviour of a pod.',
     required: ['containers'],
   },
   PodTemplateSpec: {
@@ -2595,30 +2579,29 @@ const declare = (): Record<string, SchemaNode> => ({
         proto: 2,
       },
     },
-    description: 'PodTemplateSpec describes the data a pod should have when created from a template',
+    description: 'Desired data for pods created from this template',
   },
   PortworxVolumeSource: {
     type: 'object',
     properties: {
       fsType: {
         type: 'string',
-        description:
-          'fSType represents the filesystem type to mount Must be a filesystem type supported by the host operating system.',
+        description: 'Filesystem type to mount; the host operating system must support it.',
         proto: 2,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly defaults to false (read/write).',
+        description: 'Mount read-only when true; false (read/write) by default.',
         proto: 3,
       },
       volumeID: {
         type: 'string',
-        description: 'volumeID uniquely identifies a Portworx volume',
+        description: 'Unique identifier of the Portworx volume',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'PortworxVolumeSource represents a Portworx volume resource.',
+    description: 'A Portworx volume.',
     required: ['volumeID'],
   },
   PreferredSchedulingTerm: {
@@ -2631,13 +2614,13 @@ const declare = (): Record<string, SchemaNode> => ({
       weight: {
         type: 'integer',
         format: 'int32',
-        description:
-          'Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.',
+        description: 'Weight, from 1 to 100, given to matching the paired nodeSelectorTerm.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'An empty preferred scheduling term matches all objects with implicit weight 0 (i.e.',
+    description:
+      'An empty preferred term matches every object with an implicit weight of 0, making it a no-op.',
     required: ['weight'],
   },
   Probe: {
@@ -2652,8 +2635,7 @@ const declare = (): Record<string, SchemaNode> => ({
       failureThreshold: {
         type: 'integer',
         format: 'int32',
-        description:
-          'Minimum consecutive failures for the probe to be considered failed after having succeeded.',
+        description: 'Consecutive failures needed, after a success, for the probe to count as failed.',
         proto: 6,
       },
       grpc: {
@@ -2671,21 +2653,19 @@ const declare = (): Record<string, SchemaNode> => ({
       initialDelaySeconds: {
         type: 'integer',
         format: 'int32',
-        description:
-          'Number of seconds after the container has started before liveness probes are initiated.',
+        description: 'Seconds to wait after the container starts before liveness probes begin.',
         proto: 2,
       },
       periodSeconds: {
         type: 'integer',
         format: 'int32',
-        description: 'How often (in seconds) to perform the probe.',
+        description: 'Interval, in seconds, between probe runs.',
         proto: 4,
       },
       successThreshold: {
         type: 'integer',
         format: 'int32',
-        description:
-          'Minimum consecutive successes for the probe to be considered successful after having failed.',
+        description: 'Consecutive successes needed, after a failure, for the probe to count as successful.',
         proto: 5,
       },
       tcpSocket: {
@@ -2697,19 +2677,19 @@ const declare = (): Record<string, SchemaNode> => ({
       terminationGracePeriodSeconds: {
         type: 'integer',
         format: 'int64',
-        description: 'Optional duration in seconds the pod needs to terminate gracefully upon probe failure.',
+        description:
+          'Optional number of seconds the pod is given to shut down gracefully after a probe failure.',
         proto: 7,
         protoPointer: true,
       },
       timeoutSeconds: {
         type: 'integer',
         format: 'int32',
-        description: 'Number of seconds after which the probe times out.',
+        description: 'Seconds after which the probe gives up.',
         proto: 3,
       },
     },
-    description:
-      'Probe describes a health check to be performed against a container to determine whether it is alive or ready to receive traffic.',
+    description: 'A health check run against a container to tell whether it is alive or ready for traffic.',
   },
   ProjectedVolumeSource: {
     type: 'object',
@@ -2717,7 +2697,7 @@ const declare = (): Record<string, SchemaNode> => ({
       defaultMode: {
         type: 'integer',
         format: 'int32',
-        description: 'defaultMode are the mode bits used to set permissions on created files by default.',
+        description: 'Permission bits applied by default to created files.',
         proto: 2,
         protoPointer: true,
       },
@@ -2726,52 +2706,52 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'VolumeProjection',
         },
-        description: 'sources is the list of volume projections.',
+        description: 'Volume projections to combine.',
         listType: 'atomic',
         proto: 1,
       },
     },
-    description: 'Represents a projected volume source',
+    description: 'A volume assembled from several projected sources',
   },
   QuobyteVolumeSource: {
     type: 'object',
     properties: {
       group: {
         type: 'string',
-        description: 'group to map volume access to Default is no group',
+        description: 'Volume access is mapped to this group; no group by default',
         proto: 5,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly here will force the Quobyte volume to be mounted with read-only permissions.',
+        description: 'When true, the Quobyte volume is mounted read-only.',
         proto: 3,
       },
       registry: {
         type: 'string',
         description:
-          'registry represents a single or multiple Quobyte Registry services specified as a string as host:port pair (multiple entries are separated with commas) which acts as the central registry for volumes',
+          'One or more Quobyte Registry services as host:port pairs (comma-separated when several) that act as the central registry for volumes',
         proto: 1,
         protoKeepZero: true,
       },
       tenant: {
         type: 'string',
         description:
-          'tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin',
+          'Backend tenant that owns the Quobyte volume; used with dynamically provisioned volumes and set by the plugin',
         proto: 6,
       },
       user: {
         type: 'string',
-        description: 'user to map volume access to Defaults to serivceaccount user',
+        description: 'Account that volume access is mapped to; the service account user by default',
         proto: 4,
       },
       volume: {
         type: 'string',
-        description: 'volume is a string that references an already created Quobyte volume by name.',
+        description: 'Name of an existing Quobyte volume.',
         proto: 2,
         protoKeepZero: true,
       },
     },
-    description: 'Represents a Quobyte mount that lasts the lifetime of a pod.',
+    description: 'A Quobyte mount that lives as long as the pod.',
     required: ['registry', 'volume'],
   },
   RBDVolumeSource: {
@@ -2779,18 +2759,18 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type of the volume that you want to mount.',
+        description: 'Filesystem type of the volume to mount.',
         proto: 3,
       },
       image: {
         type: 'string',
-        description: 'image is the rados image name.',
+        description: 'Name of the RADOS image.',
         proto: 2,
         protoKeepZero: true,
       },
       keyring: {
         type: 'string',
-        description: 'keyring is the path to key ring for RBDUser.',
+        description: 'Path to the key ring for RBDUser.',
         proto: 6,
       },
       monitors: {
@@ -2798,18 +2778,18 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description: 'monitors is a collection of Ceph monitors.',
+        description: 'Ceph monitors to contact.',
         listType: 'atomic',
         proto: 1,
       },
       pool: {
         type: 'string',
-        description: 'pool is the rados pool name.',
+        description: 'Name of the RADOS pool.',
         proto: 4,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly here will force the ReadOnly setting in VolumeMounts.',
+        description: 'When true, forces the ReadOnly setting in VolumeMounts.',
         proto: 8,
       },
       secretRef: {
@@ -2819,11 +2799,11 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       user: {
         type: 'string',
-        description: 'user is the rados user name.',
+        description: 'RADOS user name.',
         proto: 5,
       },
     },
-    description: 'Represents a Rados Block Device mount that lasts the lifetime of a pod.',
+    description: 'A RADOS Block Device mount that lives as long as the pod.',
     required: ['image', 'monitors'],
   },
   ResourceFieldSelector: {
@@ -2831,23 +2811,23 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       containerName: {
         type: 'string',
-        description: 'Container name: required for volumes, optional for env vars',
+        description: 'Name of the container; required for volumes, optional for env vars',
         proto: 1,
       },
       divisor: {
         intOrString: true,
         goType: 'resource.Quantity',
-        description: 'Specifies the output format of the exposed resources, defaults to "1"',
+        description: 'Output format of the exposed resources; "1" by default',
         proto: 3,
       },
       resource: {
         type: 'string',
-        description: 'Required: resource to select',
+        description: 'Which resource to select; required',
         proto: 2,
         protoKeepZero: true,
       },
     },
-    description: 'ResourceFieldSelector represents container resources (cpu, memory) and their output format',
+    description: 'Selects a container resource (cpu, memory) and the format it is exposed in',
     required: ['resource'],
   },
   ResourceRequirements: {
@@ -2858,8 +2838,7 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           ref: 'V1ResourceClaim',
         },
-        description:
-          'Claims lists the names of resources, defined in spec.resourceClaims, that are used by this container.',
+        description: 'Names of resources from spec.resourceClaims that this container uses.',
         listType: 'map',
         listMapKeys: ['name'],
         proto: 3,
@@ -2870,7 +2849,7 @@ const declare = (): Record<string, SchemaNode> => ({
           intOrString: true,
           goType: 'resource.Quantity',
         },
-        description: 'Limits describes the maximum amount of compute resources allowed.',
+        description: 'Upper bound on the compute resources allowed.',
         proto: 1,
       },
       requests: {
@@ -2879,61 +2858,60 @@ const declare = (): Record<string, SchemaNode> => ({
           intOrString: true,
           goType: 'resource.Quantity',
         },
-        description: 'Requests describes the minimum amount of compute resources required.',
+        description: 'Lower bound on the compute resources required.',
         proto: 2,
       },
     },
-    description: 'ResourceRequirements describes the compute resource requirements.',
+    description: 'Compute resource needs.',
   },
   SELinuxOptions: {
     type: 'object',
     properties: {
       level: {
         type: 'string',
-        description: 'Level is SELinux level label that applies to the container.',
+        description: 'SELinux level label applied to the container.',
         proto: 4,
       },
       role: {
         type: 'string',
-        description: 'Role is a SELinux role label that applies to the container.',
+        description: 'SELinux role label applied to the container.',
         proto: 2,
       },
       type: {
         type: 'string',
-        description: 'Type is a SELinux type label that applies to the container.',
+        description: 'SELinux type label applied to the container.',
         proto: 3,
       },
       user: {
         type: 'string',
-        description: 'User is a SELinux user label that applies to the container.',
+        description: 'SELinux user label applied to the container.',
         proto: 1,
       },
     },
-    description: 'SELinuxOptions are the labels to be applied to the container',
+    description: 'SELinux labels applied to the container',
   },
   ScaleIOVolumeSource: {
     type: 'object',
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type to mount.',
+        description: 'Filesystem type to mount.',
         proto: 9,
       },
       gateway: {
         type: 'string',
-        description: 'gateway is the host address of the ScaleIO API Gateway.',
+        description: 'Host address of the ScaleIO API Gateway.',
         proto: 1,
         protoKeepZero: true,
       },
       protectionDomain: {
         type: 'string',
-        description:
-          'protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.',
+        description: 'ScaleIO Protection Domain that holds the configured storage.',
         proto: 5,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly Defaults to false (read/write).',
+        description: 'Mount read-only when true; false (read/write) by default.',
         proto: 10,
       },
       secretRef: {
@@ -2943,34 +2921,32 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       sslEnabled: {
         type: 'boolean',
-        description: 'sslEnabled Flag enable/disable SSL communication with Gateway, default false',
+        description: 'Turns SSL communication with the Gateway on or off; off by default',
         proto: 4,
       },
       storageMode: {
         type: 'string',
-        description:
-          'storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.',
+        description: "Whether the volume's storage is ThickProvisioned or ThinProvisioned.",
         proto: 7,
       },
       storagePool: {
         type: 'string',
-        description: 'storagePool is the ScaleIO Storage Pool associated with the protection domain.',
+        description: 'ScaleIO Storage Pool that belongs to the protection domain.',
         proto: 6,
       },
       system: {
         type: 'string',
-        description: 'system is the name of the storage system as configured in ScaleIO.',
+        description: 'Storage system name as configured in ScaleIO.',
         proto: 2,
         protoKeepZero: true,
       },
       volumeName: {
         type: 'string',
-        description:
-          'volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source.',
+        description: 'Name of an existing ScaleIO volume tied to this volume source.',
         proto: 8,
       },
     },
-    description: 'ScaleIOVolumeSource represents a persistent ScaleIO volume',
+    description: 'A persistent ScaleIO volume',
     required: ['gateway', 'system'],
   },
   SeccompProfile: {
@@ -2978,18 +2954,18 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       localhostProfile: {
         type: 'string',
-        description: 'localhostProfile indicates a profile defined in a file on the node should be used.',
+        description: 'Profile from a file on the node to use.',
         proto: 2,
         protoPointer: true,
       },
       type: {
         type: 'string',
-        description: 'type indicates which kind of seccomp profile will be applied.',
+        description: 'Kind of seccomp profile to apply.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: "SeccompProfile defines a pod/container's seccomp profile settings.",
+    description: 'Seccomp profile settings for a pod or container.',
     required: ['type'],
   },
   SecretEnvSource: {
@@ -2997,42 +2973,42 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       name: {
         type: 'string',
-        description: 'Name of the referent.',
+        description: "Referenced object's name.",
         proto: 1,
         protoInline: 1,
       },
       optional: {
         type: 'boolean',
-        description: 'Specify whether the Secret must be defined',
+        description: 'Whether the Secret has to exist',
         proto: 2,
         protoPointer: true,
       },
     },
-    description: 'SecretEnvSource selects a Secret to populate the environment variables with.',
+    description: 'Picks a Secret whose data fills the environment variables.',
   },
   SecretKeySelector: {
     type: 'object',
     properties: {
       key: {
         type: 'string',
-        description: 'The key of the secret to select from.',
+        description: 'Key to pick from the secret.',
         proto: 2,
         protoKeepZero: true,
       },
       name: {
         type: 'string',
-        description: 'Name of the referent.',
+        description: "Referenced object's name.",
         proto: 1,
         protoInline: 1,
       },
       optional: {
         type: 'boolean',
-        description: 'Specify whether the Secret or its key must be defined',
+        description: 'Whether the Secret or its key has to exist',
         proto: 3,
         protoPointer: true,
       },
     },
-    description: 'SecretKeySelector selects a key of a Secret.',
+    description: 'Picks one key of a Secret.',
     required: ['key'],
   },
   SecretProjection: {
@@ -3044,24 +3020,24 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'KeyToPath',
         },
         description:
-          'items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.',
+          "When unset, every key-value pair in the referenced Secret's Data becomes a file in the volume, named after the key and holding the value.",
         listType: 'atomic',
         proto: 2,
       },
       name: {
         type: 'string',
-        description: 'Name of the referent.',
+        description: "Referenced object's name.",
         proto: 1,
         protoInline: 1,
       },
       optional: {
         type: 'boolean',
-        description: 'optional field specify whether the Secret or its key must be defined',
+        description: 'Whether the Secret or its key has to exist',
         proto: 4,
         protoPointer: true,
       },
     },
-    description: 'Adapts a secret into a projected volume.',
+    description: 'Projects a secret into a projected volume.',
   },
   SecretVolumeSource: {
     type: 'object',
@@ -3069,8 +3045,7 @@ const declare = (): Record<string, SchemaNode> => ({
       defaultMode: {
         type: 'integer',
         format: 'int32',
-        description:
-          'defaultMode is Optional: mode bits used to set permissions on created files by default.',
+        description: 'Optional permission bits applied by default to created files.',
         proto: 3,
         protoPointer: true,
       },
@@ -3080,31 +3055,30 @@ const declare = (): Record<string, SchemaNode> => ({
           ref: 'KeyToPath',
         },
         description:
-          'items If unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.',
+          "When unset, every key-value pair in the referenced Secret's Data becomes a file in the volume, named after the key and holding the value.",
         listType: 'atomic',
         proto: 2,
       },
       optional: {
         type: 'boolean',
-        description: 'optional field specify whether the Secret or its keys must be defined',
+        description: 'Whether the Secret or its keys have to exist',
         proto: 4,
         protoPointer: true,
       },
       secretName: {
         type: 'string',
-        description: "secretName is the name of the secret in the pod's namespace to use.",
+        description: "Name of the secret, in the pod's namespace, to use.",
         proto: 1,
       },
     },
-    description: 'Adapts a Secret into a volume.',
+    description: 'Exposes a Secret as a volume.',
   },
   SecurityContext: {
     type: 'object',
     properties: {
       allowPrivilegeEscalation: {
         type: 'boolean',
-        description:
-          'AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process.',
+        description: 'Whether a process may obtain more privileges than its parent.',
         proto: 7,
         protoPointer: true,
       },
@@ -3120,39 +3094,39 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       privileged: {
         type: 'boolean',
-        description: 'Run container in privileged mode.',
+        description: 'Runs the container in privileged mode.',
         proto: 2,
         protoPointer: true,
       },
       procMount: {
         type: 'string',
-        description: 'procMount denotes the type of proc mount to use for the containers.',
+        description: 'Kind of proc mount used for the containers.',
         proto: 9,
         protoPointer: true,
       },
       readOnlyRootFilesystem: {
         type: 'boolean',
-        description: 'Whether this container has a read-only root filesystem.',
+        description: "Whether the container's root filesystem is read-only.",
         proto: 6,
         protoPointer: true,
       },
       runAsGroup: {
         type: 'integer',
         format: 'int64',
-        description: 'The GID to run the entrypoint of the container process.',
+        description: 'Group ID used to run the container process entrypoint.',
         proto: 8,
         protoPointer: true,
       },
       runAsNonRoot: {
         type: 'boolean',
-        description: 'Indicates that the container must run as a non-root user.',
+        description: 'When set, the container is required to run as a user other than root.',
         proto: 5,
         protoPointer: true,
       },
       runAsUser: {
         type: 'integer',
         format: 'int64',
-        description: 'The UID to run the entrypoint of the container process.',
+        description: 'User ID used to run the container process entrypoint.',
         proto: 4,
         protoPointer: true,
       },
@@ -3172,31 +3146,31 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'SecurityContext holds security configuration that will be applied to a container.',
+    description: 'Security settings applied to one container.',
   },
   ServiceAccountTokenProjection: {
     type: 'object',
     properties: {
       audience: {
         type: 'string',
-        description: 'audience is the intended audience of the token.',
+        description: 'Intended recipient of the token.',
         proto: 1,
       },
       expirationSeconds: {
         type: 'integer',
         format: 'int64',
-        description: 'expirationSeconds is the requested duration of validity of the service account token.',
+        description: 'Requested validity period of the service account token.',
         proto: 2,
         protoPointer: true,
       },
       path: {
         type: 'string',
-        description: 'path is the path relative to the mount point of the file to project the token into.',
+        description: 'File path, relative to the mount point, where the token is written.',
         proto: 3,
         protoKeepZero: true,
       },
     },
-    description: 'ServiceAccountTokenProjection represents a projected service account token volume.',
+    description: 'A projected service account token.',
     required: ['path'],
   },
   SleepAction: {
@@ -3205,12 +3179,12 @@ const declare = (): Record<string, SchemaNode> => ({
       seconds: {
         type: 'integer',
         format: 'int64',
-        description: 'Seconds is the number of seconds to sleep.',
+        description: 'How many seconds to sleep.',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'SleepAction describes a "sleep" action.',
+    description: 'A "sleep" action.',
     required: ['seconds'],
   },
   StorageOSVolumeSource: {
@@ -3218,12 +3192,12 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is the filesystem type to mount.',
+        description: 'Filesystem type to mount.',
         proto: 3,
       },
       readOnly: {
         type: 'boolean',
-        description: 'readOnly defaults to false (read/write).',
+        description: 'Mount read-only when true; false (read/write) by default.',
         proto: 4,
       },
       secretRef: {
@@ -3233,34 +3207,34 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       volumeName: {
         type: 'string',
-        description: 'volumeName is the human-readable name of the StorageOS volume.',
+        description: 'Human-readable StorageOS volume name.',
         proto: 1,
       },
       volumeNamespace: {
         type: 'string',
-        description: 'volumeNamespace specifies the scope of the volume within StorageOS.',
+        description: 'Scope of the volume inside StorageOS.',
         proto: 2,
       },
     },
-    description: 'Represents a StorageOS persistent volume resource.',
+    description: 'A persistent volume provided by StorageOS.',
   },
   Sysctl: {
     type: 'object',
     properties: {
       name: {
         type: 'string',
-        description: 'Name of a property to set',
+        description: 'Property to set',
         proto: 1,
         protoKeepZero: true,
       },
       value: {
         type: 'string',
-        description: 'Value of a property to set',
+        description: 'What to set the property to',
         proto: 2,
         protoKeepZero: true,
       },
     },
-    description: 'Sysctl defines a kernel parameter to be set',
+    description: 'A kernel parameter to set',
     required: ['name', 'value'],
   },
   TCPSocketAction: {
@@ -3268,16 +3242,16 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       host: {
         type: 'string',
-        description: 'Optional: Host name to connect to, defaults to the pod IP.',
+        description: 'Optional host name to connect to; the pod IP by default.',
         proto: 2,
       },
       port: {
         intOrString: true,
-        description: 'IntOrString is a type that can hold an int32 or a string.',
+        description: 'Holds either an int32 or a string.',
         proto: 1,
       },
     },
-    description: 'TCPSocketAction describes an action based on opening a socket',
+    description: 'An action that opens a socket',
     required: ['port'],
   },
   Toleration: {
@@ -3285,35 +3259,35 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       effect: {
         type: 'string',
-        description: 'Effect indicates the taint effect to match.',
+        description: 'Taint effect to match.',
         proto: 4,
       },
       key: {
         type: 'string',
-        description: 'Key is the taint key that the toleration applies to.',
+        description: 'Taint key this toleration applies to.',
         proto: 1,
       },
       operator: {
         type: 'string',
-        description: "Operator represents a key's relationship to the value.",
+        description: 'How the key relates to the value.',
         proto: 2,
       },
       tolerationSeconds: {
         type: 'integer',
         format: 'int64',
         description:
-          'TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint.',
+          'How long the toleration tolerates the taint; only used with effect NoExecute and ignored otherwise.',
         proto: 5,
         protoPointer: true,
       },
       value: {
         type: 'string',
-        description: 'Value is the taint value the toleration matches to.',
+        description: 'Taint value this toleration matches.',
         proto: 3,
       },
     },
     description:
-      'The pod this Toleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>.',
+      'The pod carrying this toleration tolerates every taint whose <key,value,effect> triple matches under the operator <operator>.',
   },
   TopologySpreadConstraint: {
     type: 'object',
@@ -3328,54 +3302,51 @@ const declare = (): Record<string, SchemaNode> => ({
         items: {
           type: 'string',
         },
-        description:
-          'MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated.',
+        description: 'Pod label keys used to pick the pods over which spreading is computed.',
         listType: 'atomic',
         proto: 8,
       },
       maxSkew: {
         type: 'integer',
         format: 'int32',
-        description: 'MaxSkew describes the degree to which pods may be unevenly distributed.',
+        description: 'How unevenly pods may be spread.',
         proto: 1,
         protoKeepZero: true,
       },
       minDomains: {
         type: 'integer',
         format: 'int32',
-        description: 'MinDomains indicates a minimum number of eligible domains.',
+        description: 'Minimum count of eligible domains.',
         proto: 5,
         protoPointer: true,
       },
       nodeAffinityPolicy: {
         type: 'string',
         description:
-          "NodeAffinityPolicy indicates how we will treat Pod's nodeAffinity/nodeSelector when calculating pod topology spread skew.",
+          "How the pod's nodeAffinity/nodeSelector is handled when computing topology spread skew.",
         proto: 6,
         protoPointer: true,
       },
       nodeTaintsPolicy: {
         type: 'string',
-        description:
-          'NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology spread skew.',
+        description: 'How node taints are handled when computing topology spread skew.',
         proto: 7,
         protoPointer: true,
       },
       topologyKey: {
         type: 'string',
-        description: 'TopologyKey is the key of node labels.',
+        description: 'Node label key used as the topology.',
         proto: 2,
         protoKeepZero: true,
       },
       whenUnsatisfiable: {
         type: 'string',
-        description:
-          "WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy the spread constraint.",
+        description: 'What to do with a pod that does not meet the spread constraint.',
         proto: 3,
         protoKeepZero: true,
       },
     },
-    description: 'TopologySpreadConstraint specifies how to spread matching pods among the given topology.',
+    description: 'How matching pods are spread across a topology.',
     required: ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
   },
   TypedLocalObjectReference: {
@@ -3383,25 +3354,24 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       apiGroup: {
         type: 'string',
-        description: 'APIGroup is the group for the resource being referenced.',
+        description: 'API group of the referenced resource.',
         proto: 1,
         protoPointer: true,
       },
       kind: {
         type: 'string',
-        description: 'Kind is the type of resource being referenced',
+        description: 'Type of the referenced resource',
         proto: 2,
         protoKeepZero: true,
       },
       name: {
         type: 'string',
-        description: 'Name is the name of resource being referenced',
+        description: "Referenced resource's name",
         proto: 3,
         protoKeepZero: true,
       },
     },
-    description:
-      'TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.',
+    description: 'Enough information to find a typed object in the same namespace.',
     required: ['kind', 'name'],
   },
   TypedObjectReference: {
@@ -3409,19 +3379,19 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       apiGroup: {
         type: 'string',
-        description: 'APIGroup is the group for the resource being referenced.',
+        description: 'API group of the referenced resource.',
         proto: 1,
         protoPointer: true,
       },
       kind: {
         type: 'string',
-        description: 'Kind is the type of resource being referenced',
+        description: 'Type of the referenced resource',
         proto: 2,
         protoKeepZero: true,
       },
       name: {
         type: 'string',
-        description: 'Name is the name of resource being referenced',
+        description: "Referenced resource's name",
         proto: 3,
         protoKeepZero: true,
       },
@@ -3431,8 +3401,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description:
-      'TypedObjectReference contains enough information to let you locate the typed referenced object',
+    description: 'Enough information to find a typed object',
     required: ['kind', 'name'],
   },
   V1ResourceClaim: {
@@ -3441,17 +3410,17 @@ const declare = (): Record<string, SchemaNode> => ({
       name: {
         type: 'string',
         description:
-          'Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used.',
+          'Must equal the name of an entry in pod.spec.resourceClaims of the pod using this field.',
         proto: 1,
         protoKeepZero: true,
       },
       request: {
         type: 'string',
-        description: 'Request is the name chosen for a request in the referenced claim.',
+        description: 'Name of a request within the referenced claim.',
         proto: 2,
       },
     },
-    description: 'ResourceClaim references one entry in PodSpec.ResourceClaims.',
+    description: 'Points at one entry of PodSpec.ResourceClaims.',
     required: ['name'],
   },
   Volume: {
@@ -3573,7 +3542,7 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       name: {
         type: 'string',
-        description: 'name of the volume.',
+        description: 'Volume name.',
         proto: 1,
         protoKeepZero: true,
       },
@@ -3644,8 +3613,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description:
-      'Volume represents a named volume in a pod that may be accessed by any container in the pod.',
+    description: 'A named volume in a pod that any of its containers can use.',
     required: ['name'],
   },
   VolumeDevice: {
@@ -3653,18 +3621,18 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       devicePath: {
         type: 'string',
-        description: 'devicePath is the path inside of the container that the device will be mapped to.',
+        description: 'Path in the container where the device is mapped.',
         proto: 2,
         protoKeepZero: true,
       },
       name: {
         type: 'string',
-        description: 'name must match the name of a persistentVolumeClaim in the pod',
+        description: 'Must equal the name of a persistentVolumeClaim in the pod',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'volumeDevice describes a mapping of a raw block device within a container.',
+    description: 'Maps a raw block device into a container.',
     required: ['devicePath', 'name'],
   },
   VolumeMount: {
@@ -3672,46 +3640,45 @@ const declare = (): Record<string, SchemaNode> => ({
     properties: {
       mountPath: {
         type: 'string',
-        description: 'Path within the container at which the volume should be mounted.',
+        description: 'Path in the container where the volume is mounted.',
         proto: 3,
         protoKeepZero: true,
       },
       mountPropagation: {
         type: 'string',
-        description:
-          'mountPropagation determines how mounts are propagated from the host to container and the other way around.',
+        description: 'How mounts propagate between the host and the container, in either direction.',
         proto: 5,
         protoPointer: true,
       },
       name: {
         type: 'string',
-        description: 'This must match the Name of a Volume.',
+        description: 'Must equal the name of a Volume.',
         proto: 1,
         protoKeepZero: true,
       },
       readOnly: {
         type: 'boolean',
-        description: 'Mounted read-only if true, read-write otherwise (false or unspecified).',
+        description: 'Read-only when true; read-write when false or unset.',
         proto: 2,
       },
       recursiveReadOnly: {
         type: 'string',
-        description: 'RecursiveReadOnly specifies whether read-only mounts should be handled recursively.',
+        description: 'Whether read-only mounts are applied recursively.',
         proto: 7,
         protoPointer: true,
       },
       subPath: {
         type: 'string',
-        description: "Path within the volume from which the container's volume should be mounted.",
+        description: 'Path inside the volume to mount for the container.',
         proto: 4,
       },
       subPathExpr: {
         type: 'string',
-        description: "Expanded path within the volume from which the container's volume should be mounted.",
+        description: 'Path inside the volume to mount for the container, with variables expanded.',
         proto: 6,
       },
     },
-    description: 'VolumeMount describes a mounting of a Volume within a container.',
+    description: 'Mounts a Volume into a container.',
     required: ['mountPath', 'name'],
   },
   VolumeProjection: {
@@ -3748,7 +3715,7 @@ const declare = (): Record<string, SchemaNode> => ({
         protoPointer: true,
       },
     },
-    description: 'Projection that may be projected along with other supported volume types.',
+    description: 'A projection that can be combined with other supported volume types.',
   },
   VolumeResourceRequirements: {
     type: 'object',
@@ -3758,7 +3725,7 @@ const declare = (): Record<string, SchemaNode> => ({
         additionalProperties: {
           type: 'string',
         },
-        description: 'Limits describes the maximum amount of compute resources allowed.',
+        description: 'Upper bound on the compute resources allowed.',
         proto: 1,
       },
       requests: {
@@ -3766,39 +3733,38 @@ const declare = (): Record<string, SchemaNode> => ({
         additionalProperties: {
           type: 'string',
         },
-        description: 'Requests describes the minimum amount of compute resources required.',
+        description: 'Lower bound on the compute resources required.',
         proto: 2,
       },
     },
-    description: 'VolumeResourceRequirements describes the storage resource requirements for a volume.',
+    description: 'Storage resource needs of a volume.',
   },
   VsphereVirtualDiskVolumeSource: {
     type: 'object',
     properties: {
       fsType: {
         type: 'string',
-        description: 'fsType is filesystem type to mount.',
+        description: 'Filesystem type to mount.',
         proto: 2,
       },
       storagePolicyID: {
         type: 'string',
-        description:
-          'storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName.',
+        description: 'Storage Policy Based Management (SPBM) profile ID linked to storagePolicyName.',
         proto: 4,
       },
       storagePolicyName: {
         type: 'string',
-        description: 'storagePolicyName is the storage Policy Based Management (SPBM) profile name.',
+        description: 'Storage Policy Based Management (SPBM) profile name.',
         proto: 3,
       },
       volumePath: {
         type: 'string',
-        description: 'volumePath is the path that identifies vSphere volume vmdk',
+        description: 'Path to the vSphere volume vmdk',
         proto: 1,
         protoKeepZero: true,
       },
     },
-    description: 'Represents a vSphere volume resource.',
+    description: 'A vSphere volume.',
     required: ['volumePath'],
   },
   WeightedPodAffinityTerm: {
@@ -3811,13 +3777,13 @@ const declare = (): Record<string, SchemaNode> => ({
       weight: {
         type: 'integer',
         format: 'int32',
-        description: 'weight associated with matching the corresponding podAffinityTerm, in the range 1-100.',
+        description: 'Weight, from 1 to 100, given to matching the paired podAffinityTerm.',
         proto: 1,
         protoKeepZero: true,
       },
     },
     description:
-      'The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)',
+      'For each node, the weights of every matched WeightedPodAffinityTerm are summed to find the preferred node(s)',
     required: ['weight'],
   },
   WindowsSecurityContextOptions: {
@@ -3830,23 +3796,23 @@ const declare = (): Record<string, SchemaNode> => ({
       },
       gmsaCredentialSpecName: {
         type: 'string',
-        description: 'GMSACredentialSpecName is the name of the GMSA credential spec to use.',
+        description: 'Name of the GMSA credential spec to use.',
         proto: 1,
         protoPointer: true,
       },
       hostProcess: {
         type: 'boolean',
-        description: "HostProcess determines if a container should be run as a 'Host Process' container.",
+        description: "Whether the container runs as a 'Host Process' container.",
         proto: 4,
         protoPointer: true,
       },
       runAsUserName: {
         type: 'string',
-        description: 'The UserName in Windows to run the entrypoint of the container process.',
+        description: 'Windows user name used to run the container process entrypoint.',
         proto: 3,
         protoPointer: true,
       },
     },
-    description: 'WindowsSecurityContextOptions contain Windows-specific options and credentials.',
+    description: 'Options and credentials specific to Windows.',
   },
 });
