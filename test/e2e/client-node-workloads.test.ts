@@ -1,5 +1,5 @@
 // What an operator's tests do with @kubernetes/client-node against the control plane with
-// simulated nodes: create a Deployment through the typed apps client, watch until it is Available,
+// simulated nodes: create a Deployment through the typed apps client, wait until it is Available,
 // find its Pods Running on the simulated nodes by field selector, read the controller's Events,
 // and scale it through the scale sub-resource.
 
