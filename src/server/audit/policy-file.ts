@@ -145,11 +145,17 @@ function check(
     return;
   }
   if (shape.t === 'list') {
-    if (!Array.isArray(v)) return typeError();
+    if (!Array.isArray(v)) {
+      typeError();
+      return;
+    }
     for (const [i, x] of v.entries()) check(x, shape.of, struct, goPath, `${path}[${i}]`, st);
     return;
   }
-  if (typeof v !== 'object' || Array.isArray(v)) return typeError();
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    typeError();
+    return;
+  }
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     const sub = shape.fields[k];
     const p = path === '' ? k : `${path}.${k}`;
