@@ -12,6 +12,31 @@ export class HelpRequested extends Error {
   override name = 'HelpRequested';
 }
 
+/**
+ * Thrown once the command line parsed and asked for `--version` (or `--version=raw`): the caller
+ * prints the version and exits 0. Every program takes the flag, as upstream's verflag adds it.
+ */
+export class VersionRequested extends Error {
+  override name = 'VersionRequested';
+  constructor(readonly raw: boolean) {
+    super(raw ? 'raw version requested' : 'version requested');
+  }
+}
+
+/** pflag's booleans as strconv.ParseBool reads them. */
+const TRUE_WORDS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const FALSE_WORDS = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** `--version[=value]`: 'raw', true, false; a FlagError for anything else. */
+function versionFlagValue(text: string): 'raw' | boolean {
+  if (text === 'raw') return 'raw';
+  if (TRUE_WORDS.has(text)) return true;
+  if (FALSE_WORDS.has(text)) return false;
+  // Upstream's `--version=vX.Y.Z` overrides the reported version; ours names a fixed API level.
+  const why = text.startsWith('v') ? 'setting the reported version is not supported' : 'parse error';
+  throw new FlagError(`invalid argument ${JSON.stringify(text)} for "--version" flag: ${why}`);
+}
+
 export interface FlagSpec<T = unknown> {
   /** Without the leading dashes: `secure-port`. */
   name: string;
@@ -40,7 +65,12 @@ export function usage(command: string, description: string, flags: readonly Flag
   const rows = flags.map((f) => [`--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.description] as const);
   const width = Math.max(...rows.map(([left]) => left.length));
   const lines = rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
-  return `${description}\n\nUsage:\n  ${command} [flags]\n\nFlags:\n${lines.join('\n')}\n  --help${' '.repeat(Math.max(0, width - 6))}  show this help\n`;
+  const pad = (left: string) => `  ${left.padEnd(width)}  `;
+  return (
+    `${description}\n\nUsage:\n  ${command} [flags]\n\nFlags:\n${lines.join('\n')}\n` +
+    `${pad('--help')}show this help\n` +
+    `${pad('--version')}--version, --version=raw print version information and quit\n`
+  );
 }
 
 /** A repeated flag's values together: lists append, key=value maps merge (later keys win). */
@@ -72,9 +102,15 @@ export function parseFlagsGiven(
   const values: FlagValues = Object.fromEntries(flags.map((f) => [f.name, f.default]));
   const positional: string[] = [];
   const given = new Set<string>();
+  let version: 'raw' | boolean = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') throw new HelpRequested();
+    // A bool-like flag: a bare `--version` never takes the next word as its value.
+    if (arg === '--version' || arg.startsWith('--version=')) {
+      version = arg === '--version' ? true : versionFlagValue(arg.slice('--version='.length));
+      continue;
+    }
     if (!arg.startsWith('--') || arg === '--') {
       positional.push(arg);
       continue;
@@ -106,5 +142,6 @@ export function parseFlagsGiven(
       `${JSON.stringify(command)} does not take any arguments, got ${JSON.stringify(positional)}`,
     );
   }
+  if (version !== false) throw new VersionRequested(version === 'raw');
   return { values, given };
 }

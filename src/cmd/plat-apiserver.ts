@@ -5,7 +5,9 @@
 import { componentName, namingProfile } from '../naming/profile.ts';
 import { startServer } from '../server/server.ts';
 import { apiserverUsage, FlagError, HelpRequested, parseApiserverFlags } from './apiserver-flags.ts';
+import { VersionRequested } from './flag-parser.ts';
 import { stopOnSignals } from './signals.ts';
+import { namingForVersion, startupVersionLine, versionOutput } from './version-output.ts';
 
 const NAME = componentName(namingProfile('spec'), 'apiserver');
 
@@ -18,12 +20,17 @@ async function main(): Promise<void> {
       process.stdout.write(apiserverUsage(NAME));
       process.exit(0);
     }
+    if (err instanceof VersionRequested) {
+      process.stdout.write(versionOutput(err.raw, namingForVersion(process.argv.slice(2))));
+      process.exit(0);
+    }
     if (err instanceof FlagError) {
       process.stderr.write(`Error: ${err.message}\nRun '${NAME} --help' for usage.\n`);
       process.exit(2);
     }
     throw err;
   }
+  process.stderr.write(startupVersionLine(NAME));
   const server = await startServer(options);
   await server.ready;
   process.stdout.write(

@@ -9,8 +9,9 @@ import { componentName, namingProfile } from '../naming/profile.ts';
 import { startControlPlane } from './control-plane.ts';
 import { controlPlaneUsage, parseControlPlaneFlags } from './control-plane-flags.ts';
 import { namingFromArgv } from './controller-manager-flags.ts';
-import { FlagError, HelpRequested } from './flag-parser.ts';
+import { FlagError, HelpRequested, VersionRequested } from './flag-parser.ts';
 import { stopOnSignals } from './signals.ts';
+import { startupVersionLine, versionOutput } from './version-output.ts';
 
 const NAME = componentName(namingProfile('spec'), 'control-plane');
 
@@ -24,12 +25,17 @@ async function main(): Promise<void> {
       process.stdout.write(controlPlaneUsage(NAME, namingFromArgv(argv)));
       process.exit(0);
     }
+    if (err instanceof VersionRequested) {
+      process.stdout.write(versionOutput(err.raw, namingFromArgv(argv)));
+      process.exit(0);
+    }
     if (err instanceof FlagError) {
       process.stderr.write(`Error: ${err.message}\nRun '${NAME} --help' for usage.\n`);
       process.exit(2);
     }
     throw err;
   }
+  process.stderr.write(startupVersionLine(NAME));
   const plane = await startControlPlane({
     ...options,
     controllerManager: { ...options.controllerManager, onLeadershipLost: () => process.exit(1) },

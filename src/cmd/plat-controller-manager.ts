@@ -11,8 +11,9 @@ import {
   namingFromArgv,
   parseControllerManagerFlags,
 } from './controller-manager-flags.ts';
-import { FlagError, HelpRequested } from './flag-parser.ts';
+import { FlagError, HelpRequested, VersionRequested } from './flag-parser.ts';
 import { stopOnSignals } from './signals.ts';
+import { startupVersionLine, versionOutput } from './version-output.ts';
 
 const NAME = componentName(namingProfile('spec'), 'controller-manager');
 
@@ -26,12 +27,17 @@ async function main(): Promise<void> {
       process.stdout.write(controllerManagerUsage(NAME, namingFromArgv(argv)));
       process.exit(0);
     }
+    if (err instanceof VersionRequested) {
+      process.stdout.write(versionOutput(err.raw, namingFromArgv(argv)));
+      process.exit(0);
+    }
     if (err instanceof FlagError) {
       process.stderr.write(`Error: ${err.message}\nRun '${NAME} --help' for usage.\n`);
       process.exit(2);
     }
     throw err;
   }
+  process.stderr.write(startupVersionLine(NAME));
   const manager = await startControllerManager({
     ...options,
     onLeadershipLost: () => process.exit(1),
