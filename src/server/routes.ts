@@ -16,6 +16,7 @@ import {
 import { negotiateDiscovery } from './discovery-negotiation.ts';
 import { type HandlerEnv, handleResource } from './handlers/index.ts';
 import { evaluateAll, evaluateOne, type HealthCheck } from './health/health.ts';
+import { type RequestMetrics, serveMetrics } from './metrics/index.ts';
 import { serveOpenApiV2 } from './openapi/serve-v2.ts';
 import { writeJson, writeText } from './respond.ts';
 
@@ -35,6 +36,8 @@ export interface RouteDeps {
   health: { livez: HealthCheck[]; readyz: HealthCheck[]; healthz: HealthCheck[] };
   version: Record<string, string>;
   serverAddress: () => string;
+  /** The server's metrics, served at /metrics. */
+  metrics?: RequestMetrics;
 }
 
 function notFoundStatus() {
@@ -92,6 +95,9 @@ export function buildRouter(deps: RouteDeps): Handler {
         return health(ctx, head, rest);
       case 'version':
         if (rest.length === 0) return writeJson(ctx, 200, deps.version);
+        break;
+      case 'metrics':
+        if (rest.length === 0 && deps.metrics !== undefined) return serveMetrics(ctx, deps.metrics);
         break;
       case 'api':
         if (rest.length === 0) return discovery(ctx, () => apiVersionsDocument(deps.serverAddress()), 'api');

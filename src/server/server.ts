@@ -39,6 +39,7 @@ import { DEFAULT_WATCH_BUDGET, WatchBudget } from './handlers/watch-budget.ts';
 import { CompletionCheck, type HealthCheck, withGracePeriod } from './health/health.ts';
 import { withIssuerDiscovery } from './issuer-discovery.ts';
 import { CONNECTION_DEFAULTS, type ListenerStats, listen } from './listener.ts';
+import { type Kind, RequestMetrics } from './metrics/index.ts';
 import { lazyNodeAuthorizer } from './node-graph-feed.ts';
 import { buildOpenApi } from './openapi-documents.ts';
 import { DEFAULTS, type ServerOptions } from './options.ts';
@@ -272,6 +273,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   const authz = authorization.authorizer;
   reviewAuthz = authz;
   let serverAddress = '';
+  const metrics = new RequestMetrics();
   const router = withIssuerDiscovery(
     buildRouter({
       env,
@@ -280,6 +282,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       health,
       version: versionDocument(),
       serverAddress: () => serverAddress,
+      metrics,
     }),
     {
       issuer: serviceAccounts.options.issuers[0],
@@ -311,13 +314,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     // One shared reason: abort() would otherwise build a DOMException (and its stack) each time.
     const abort = () => aborted.abort(REQUEST_ABORTED);
     closing.signal.addEventListener('abort', abort, { once: true });
-    res.on('close', () => {
-      closing.signal.removeEventListener('abort', abort);
-      // Only work still running needs telling (a client gone, a request past its deadline whose
-      // 504 went out): aborting every finished request cost about 6% of a get's CPU.
-      if (!handled.has(res)) abort();
-    });
-    return {
+    const startedMs = performance.now();
+    const ctx: RequestContext = {
       req,
       res,
       method: req.method ?? 'GET',
@@ -328,6 +326,15 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       signal: aborted.signal,
       gzipAboveBytes: env.gate('APIResponseCompression') ? GZIP_THRESHOLD_BYTES : undefined,
     };
+    const kind: Kind = metrics.begin(ctx);
+    res.on('close', () => {
+      closing.signal.removeEventListener('abort', abort);
+      // Only work still running needs telling (a client gone, a request past its deadline whose
+      // 504 went out): aborting every finished request cost about 6% of a get's CPU.
+      if (!handled.has(res)) abort();
+      metrics.end(ctx, kind, startedMs);
+    });
+    return ctx;
   };
   // The promise settles when the request's work is done: the listener counts HTTP/2 handlers by it.
   const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse): Promise<void> | undefined => {

@@ -1,0 +1,83 @@
+// One Prometheus registry per API server instance, holding the request metrics under upstream's
+// names, help texts, label sets and buckets, plus prom-client's process and Node.js metrics.
+// Tests run many servers in one process, so nothing here touches prom-client's global registry.
+
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Upstream's latency buckets for the request duration histogram (seconds). */
+export const REQUEST_DURATION_BUCKETS = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+];
+
+/** 1000 bytes to 10^9 bytes, a factor of ten apart: seven buckets, as upstream counts them. */
+export const RESPONSE_SIZE_BUCKETS = [1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
+const REQUEST_LABELS = [
+  'verb',
+  'dry_run',
+  'group',
+  'version',
+  'resource',
+  'subresource',
+  'scope',
+  'component',
+];
+const RESOURCE_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
+
+export interface ApiServerMetrics {
+  registry: Registry;
+  requestTotal: Counter;
+  requestDuration: Histogram;
+  responseSizes: Histogram;
+  longRunning: Gauge;
+  inflight: Gauge;
+}
+
+/**
+ * Builds a fresh registry. `inflightHighWater` is read at each scrape: upstream reports the most
+ * requests in flight over the last window rather than the instant value.
+ */
+export function createApiServerMetrics(
+  inflightHighWater: () => { readOnly: number; mutating: number },
+): ApiServerMetrics {
+  const registry = new Registry();
+  const requestTotal = new Counter({
+    name: 'apiserver_request_total',
+    help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+    labelNames: [...REQUEST_LABELS, 'code'],
+    registers: [registry],
+  });
+  const requestDuration = new Histogram({
+    name: 'apiserver_request_duration_seconds',
+    help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+    labelNames: REQUEST_LABELS,
+    buckets: REQUEST_DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const responseSizes = new Histogram({
+    name: 'apiserver_response_sizes',
+    help: 'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
+    labelNames: RESOURCE_LABELS,
+    buckets: RESPONSE_SIZE_BUCKETS,
+    registers: [registry],
+  });
+  const longRunning = new Gauge({
+    name: 'apiserver_longrunning_requests',
+    help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+    labelNames: RESOURCE_LABELS,
+    registers: [registry],
+  });
+  const inflight = new Gauge({
+    name: 'apiserver_current_inflight_requests',
+    help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+    labelNames: ['request_kind'],
+    registers: [registry],
+    collect() {
+      const high = inflightHighWater();
+      this.labels('readOnly').set(high.readOnly);
+      this.labels('mutating').set(high.mutating);
+    },
+  });
+  collectDefaultMetrics({ register: registry });
+  return { registry, requestTotal, requestDuration, responseSizes, longRunning, inflight };
+}
