@@ -6,7 +6,7 @@
 // Errors carry upstream's wording, with `: from file <path>` when a file was read.
 
 import { readFileSync } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import {
   aggregateMessage,
   type FieldError,
@@ -173,10 +173,37 @@ function parseFirstDocument(text: string, st: DecodeState): unknown {
   if (doc.errors.length > 0) {
     throw new AuditPolicyError(`failed decoding: yaml: ${doc.errors.map((e) => e.message).join('; ')}`);
   }
-  const strictDoc = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false });
-  const first = Array.isArray(strictDoc) ? strictDoc[0] : undefined;
-  for (const e of first?.errors ?? []) st.unknown.push(e.message.replace(/\s+at line.*$/s, ''));
+  const isJson = /^\s*\{/.test(text);
+  const dups: string[] = [];
+  findDuplicateKeys(doc.contents, '', text, isJson, dups);
+  if (dups.length > 0) {
+    // JSON input goes through the JSON decoder upstream, YAML through go-yaml: two wordings.
+    st.unknown.unshift(...(isJson ? dups : [`yaml: unmarshal errors:\n${dups.join('\n')}`]));
+  }
   return doc.toJS();
+}
+
+function findDuplicateKeys(node: unknown, path: string, text: string, isJson: boolean, out: string[]): void {
+  if (isSeq(node)) {
+    for (const [i, item] of node.items.entries()) findDuplicateKeys(item, `${path}[${i}]`, text, isJson, out);
+    return;
+  }
+  if (!isMap(node)) return;
+  const seen = new Set<string>();
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    const p = path === '' ? key : `${path}.${key}`;
+    if (seen.has(key)) {
+      if (isJson) out.push(`duplicate field ${JSON.stringify(p)}`);
+      else {
+        const start = isNode(pair.key) ? (pair.key.range?.[0] ?? 0) : 0;
+        const line = text.slice(0, start).split('\n').length;
+        out.push(`  line ${line}: key ${JSON.stringify(key)} already set in map`);
+      }
+    }
+    seen.add(key);
+    findDuplicateKeys(pair.value, p, text, isJson, out);
+  }
 }
 
 type Dict = Record<string, unknown>;

@@ -95,6 +95,22 @@ rules:
     ]);
   });
 
+  it('warns on repeated keys and keeps the last, as upstream', () => {
+    const yaml = loadAuditPolicy(policyText('rules:\n  - level: None\n    level: Metadata\n'), SPEC);
+    assert.equal(yaml.policy.rules[0].level, 'Metadata');
+    assert.deepEqual(yaml.warnings, [
+      'Audit policy contains errors, falling back to lenient decoding: strict decoding error: yaml: unmarshal errors:\n  line 5: key "level" already set in map',
+    ]);
+    const json = loadAuditPolicy(
+      `{"apiVersion": "${V1}", "kind": "Policy", "rules": [{"level": "None", "level": "Request"}]}`,
+      SPEC,
+    );
+    assert.equal(json.policy.rules[0].level, 'Request');
+    assert.deepEqual(json.warnings, [
+      'Audit policy contains errors, falling back to lenient decoding: strict decoding error: duplicate field "rules[0].level"',
+    ]);
+  });
+
   it('refuses wrong types with the decoder message', () => {
     assert.equal(
       loadError(policyText('rules:\n  - level: 3\n')),
