@@ -22,6 +22,7 @@ import {
   AUDIT_LEVELS,
   AUDIT_POLICY_KIND,
   AUDIT_STAGES,
+  auditGroup,
   type GroupResources,
   isAuditPolicyApiVersion,
   type Policy,
@@ -244,12 +245,13 @@ export function loadAuditPolicy(text: string, profile: NamingProfile = namingPro
   }
   const obj = raw as Dict;
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-  const kind = typeof obj.kind === 'string' ? obj.kind : '';
-  if (apiVersion === '' || kind === '') {
-    // Upstream decodes such a file, then refuses the empty group/version it carries.
-    const slash = apiVersion.lastIndexOf('/');
-    const gv = slash < 0 ? `/${apiVersion}` : apiVersion;
-    throw new AuditPolicyError(`unknown group version field ${gv}, Kind=${kind} in policy`);
+  // A missing kind is taken from the target type, as upstream's decoder does.
+  const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : AUDIT_POLICY_KIND;
+  if (apiVersion === '') {
+    // Upstream's decoder then falls back to the internal version, which the loader refuses.
+    throw new AuditPolicyError(
+      `unknown group version field ${auditGroup(profile)}/__internal, Kind=${kind} in policy`,
+    );
   }
   if (!isAuditPolicyApiVersion(profile, apiVersion)) {
     throw new AuditPolicyError(

@@ -131,8 +131,13 @@ rules:
   });
 
   it('refuses a missing or foreign apiVersion and kind', () => {
-    assert.equal(loadError('rules: [{level: None}]\n'), 'unknown group version field /, Kind= in policy');
-    assert.equal(loadError(''), 'unknown group version field /, Kind= in policy');
+    const internal = `unknown group version field ${auditGroup(SPEC)}/__internal, Kind=Policy in policy`;
+    assert.equal(loadError('rules: [{level: None}]\n'), internal);
+    assert.equal(loadError(''), internal);
+    assert.equal(loadError('kind: Policy\nrules: [{level: None}]\n'), internal);
+    // The kind alone may be left out: it is taken from the target type.
+    const noKind = loadAuditPolicy(`apiVersion: ${V1}\nrules: [{level: Metadata}]\n`, SPEC);
+    assert.equal(noKind.policy.rules[0].level, 'Metadata');
     assert.equal(
       loadError(policyText('rules: [{level: None}]\n', `${auditGroup(SPEC)}/v2`)),
       `failed decoding: no kind "Policy" is registered for version "${auditGroup(SPEC)}/v2"`,
