@@ -193,11 +193,13 @@ export class RequestMetrics {
 }
 
 // Byte counting: one shared write/end pair set on the response (no closure per request), the
-// running total kept on the response itself under a symbol.
+// running total and the methods they stand in for kept on the response itself under symbols.
 const BYTES = Symbol('responseBytes');
+const WRITE = Symbol('write');
+const END = Symbol('end');
 
-type Counted = RequestContext['res'] & { [BYTES]?: number };
 type WriteFn = (this: Counted, chunk?: unknown, ...rest: unknown[]) => unknown;
+type Counted = RequestContext['res'] & { [BYTES]?: number; [WRITE]?: WriteFn; [END]?: WriteFn };
 
 function chunkBytes(chunk: unknown): number {
   if (typeof chunk === 'string') return Buffer.byteLength(chunk);
@@ -207,19 +209,22 @@ function chunkBytes(chunk: unknown): number {
 
 function countingWrite(this: Counted, chunk?: unknown, ...rest: unknown[]): unknown {
   this[BYTES] = (this[BYTES] ?? 0) + chunkBytes(chunk);
-  return (Object.getPrototypeOf(this).write as WriteFn).call(this, chunk, ...rest);
+  return (this[WRITE] as WriteFn).call(this, chunk, ...rest);
 }
 
 function countingEnd(this: Counted, chunk?: unknown, ...rest: unknown[]): unknown {
   this[BYTES] = (this[BYTES] ?? 0) + chunkBytes(chunk);
-  return (Object.getPrototypeOf(this).end as WriteFn).call(this, chunk, ...rest);
+  return (this[END] as WriteFn).call(this, chunk, ...rest);
 }
 
 function countBytes(res: Counted): void {
+  const methods = res as unknown as { write: WriteFn; end: WriteFn };
   res[BYTES] = 0;
-  // Own properties shadow the prototype's methods for this response only.
-  (res as unknown as { write: WriteFn }).write = countingWrite;
-  (res as unknown as { end: WriteFn }).end = countingEnd;
+  if (methods.end === countingEnd) return;
+  res[WRITE] = methods.write;
+  res[END] = methods.end;
+  methods.write = countingWrite;
+  methods.end = countingEnd;
 }
 
 function bytesOf(res: Counted): number {
