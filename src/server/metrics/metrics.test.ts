@@ -338,3 +338,25 @@ describe('label normalisation', () => {
     assert.equal(metricDryRun(ctx('POST', '/api/v1/pods?dryRun=Some')), 'invalid');
   });
 });
+
+describe('fast histogram', () => {
+  it('counts a value on a bound in that bound, cumulatively, and renders through the registry', async () => {
+    const { Registry } = await import('prom-client');
+    const { FastHistogram } = await import('./fast-metrics.ts');
+    const registry = new Registry();
+    const h = new FastHistogram('test_seconds', 'Test.', ['a'], [1, 2], registry);
+    const s = h.series('x');
+    for (const v of [0.5, 1, 1.5, 3]) h.observe(s, v);
+    const { samples } = parseExposition(await registry.metrics());
+    assert.deepEqual(
+      samples.map((x) => [x.name, x.labels.le ?? '', x.value]),
+      [
+        ['test_seconds_bucket', '1', 2],
+        ['test_seconds_bucket', '2', 3],
+        ['test_seconds_bucket', '+Inf', 4],
+        ['test_seconds_sum', '', 6],
+        ['test_seconds_count', '', 4],
+      ],
+    );
+  });
+});

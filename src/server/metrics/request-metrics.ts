@@ -3,8 +3,9 @@
 // string key and a map lookup, and response bytes counted for reads only (upstream sizes GET and
 // LIST responses alone).
 
-import type { Counter, Gauge, Histogram } from 'prom-client';
+import type { Gauge } from 'prom-client';
 import type { RequestContext } from '../context.ts';
+import type { CounterSeries, HistogramSeries } from './fast-metrics.ts';
 import { type ApiServerMetrics, createApiServerMetrics } from './registry.ts';
 
 /** What begin() learnt about a request that end() needs again. */
@@ -81,10 +82,10 @@ export function metricDryRun(ctx: RequestContext): string {
 
 interface Series {
   verb: string;
-  duration: Histogram.Internal<string>;
+  duration: HistogramSeries;
   /** Present when the series' responses are sized (reads). */
-  size: Histogram.Internal<string> | undefined;
-  totals: Map<number, Counter.Internal>;
+  size: HistogramSeries | undefined;
+  totals: Map<number, CounterSeries>;
 }
 
 export class RequestMetrics {
@@ -141,8 +142,8 @@ export class RequestMetrics {
       const m = this.metrics;
       s = {
         verb,
-        duration: m.requestDuration.labels(verb, dryRun, group, version, res, sub, scope, COMPONENT),
-        size: sized ? m.responseSizes.labels(verb, group, version, res, sub, scope, COMPONENT) : undefined,
+        duration: m.requestDuration.series(verb, dryRun, group, version, res, sub, scope, COMPONENT),
+        size: sized ? m.responseSizes.series(verb, group, version, res, sub, scope, COMPONENT) : undefined,
         totals: new Map(),
       };
       this.series.set(key, s);
@@ -150,7 +151,7 @@ export class RequestMetrics {
     const code = ctx.res.statusCode;
     let total = s.totals.get(code);
     if (total === undefined) {
-      total = this.metrics.requestTotal.labels(
+      total = this.metrics.requestTotal.series(
         s.verb,
         dryRun,
         group,
@@ -163,9 +164,10 @@ export class RequestMetrics {
       );
       s.totals.set(code, total);
     }
-    total.inc();
-    s.duration.observe((performance.now() - startedMs) / 1000);
-    if (s.size !== undefined) s.size.observe(bytesOf(ctx.res));
+    total.value++;
+    const m = this.metrics;
+    m.requestDuration.observe(s.duration, (performance.now() - startedMs) / 1000);
+    if (s.size !== undefined) m.responseSizes.observe(s.size, bytesOf(ctx.res));
   }
 
   /** Long-running requests are resource requests (watches and connections) only. */
