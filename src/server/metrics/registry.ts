@@ -1,5 +1,6 @@
 // One Prometheus registry per API server instance, holding the request metrics under upstream's
-// names, help texts, label sets and buckets, plus prom-client's process and Node.js metrics.
+// names, help texts, label sets and buckets; prom-client's process and Node.js metrics live in one
+// registry per process beside them.
 // Tests run many servers in one process, so nothing here touches prom-client's global registry.
 
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
@@ -79,6 +80,20 @@ export function createApiServerMetrics(
       this.labels('mutating').set(high.mutating);
     },
   });
-  collectDefaultMetrics({ register: registry });
   return { registry, requestTotal, requestDuration, responseSizes, longRunning, inflight };
+}
+
+let processMetrics: Registry | undefined;
+
+/**
+ * The process and Node.js metrics, in one registry per process: they describe the process, not
+ * a server, and prom-client's collectors (event-loop delay, GC observers) cannot be stopped, so
+ * making them once keeps a process that starts many servers (tests) from stacking them up.
+ */
+export function processMetricsRegistry(): Registry {
+  if (processMetrics === undefined) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
 }
