@@ -25,6 +25,17 @@ export interface RequestContext {
   codecs?: CodecSet;
   /** Bytes of the request body once read (readBody): large bodies pace their work (breathe.ts). */
   bodyBytes?: number;
+  /**
+   * Annotations for the request's audit events (the authorization decision, a deprecated API,
+   * admission's); set through addAuditAnnotation, whether or not audit is on.
+   */
+  auditAnnotations?: Record<string, string>;
+}
+
+/** Records an annotation for the request's audit events; the first value for a key stays, as upstream keeps it. */
+export function addAuditAnnotation(ctx: RequestContext, key: string, value: string): void {
+  const a = (ctx.auditAnnotations ??= {});
+  if (!(key in a)) a[key] = value;
 }
 
 /** One step of the chain: do something, then call `next` to continue (or answer and stop). */

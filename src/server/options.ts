@@ -5,6 +5,7 @@ import type { AuthenticationOptions } from '../auth/authn/options.ts';
 import type { AuthorizationMode } from '../auth/authz/modes.ts';
 import type { AuthorizationOptions } from '../auth/authz/options.ts';
 import type { ProfileName } from '../naming/profile.ts';
+import type { AuditOptions } from './audit/options.ts';
 import type { WatchBudget, WatchBudgetLimits } from './handlers/watch-budget.ts';
 
 export interface ServerOptions {
@@ -67,6 +68,13 @@ export interface ServerOptions {
    * budget itself, to read how many watches it closed.
    */
   watchBudget?: Partial<WatchBudgetLimits> | WatchBudget;
+  /**
+   * `--show-hidden-metrics-for-version`: the previous minor release (`1.34`) brings back the
+   * metrics deprecated before the current one; anything else stops the start.
+   */
+  showHiddenMetricsForVersion?: string;
+  /** Audit policy and backends (`--audit-*`); no audit when absent. */
+  audit?: AuditOptions;
 }
 
 export const DEFAULTS = {

@@ -23,10 +23,9 @@ import { rbacEscalationCheck } from '../auth/authz/rbac/escalation.ts';
 import type { Authorizer } from '../auth/authz/types.ts';
 import { isRuleResolver } from '../auth/authz/union.ts';
 import { renderClientConfig } from '../client/client-config.ts';
+import { MetricsRegistry } from '../machinery/metrics/index.ts';
 import { tooManyRequests } from '../machinery/status.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
-import { CachedStorage } from '../storage/cacher/index.ts';
-import type { Storage } from '../storage/interface.ts';
 import { servedRbacSource } from './authz-feed.ts';
 import { serverCodecs } from './codecs.ts';
 import { compose, type RequestContext } from './context.ts';
@@ -41,6 +40,7 @@ import { withIssuerDiscovery } from './issuer-discovery.ts';
 import { CONNECTION_DEFAULTS, type ListenerStats, listen } from './listener.ts';
 import { type Kind, RequestMetrics } from './metrics/index.ts';
 import { lazyNodeAuthorizer } from './node-graph-feed.ts';
+import { openStorage } from './open-storage.ts';
 import { buildOpenApi } from './openapi-documents.ts';
 import { DEFAULTS, type ServerOptions } from './options.ts';
 import { ensurePki } from './pki/ensure-pki.ts';
@@ -67,35 +67,6 @@ export interface ServerHandle {
   stop(): Promise<void>;
 }
 
-async function openBackend(o: ServerOptions): Promise<Storage> {
-  if ((o.storageBackend ?? DEFAULTS.storageBackend) === 'etcd3') {
-    const { openEtcdStorage } = await import('../storage/etcd/index.ts');
-    return openEtcdStorage({
-      endpoints: o.etcdServers ?? [],
-      prefix: o.etcdPrefix ?? DEFAULTS.etcdPrefix,
-      // As kube-apiserver: one replica per interval compacts etcd's history to an interval ago.
-      compactionIntervalMs: o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs,
-    });
-  }
-  const { openSqliteStorage } = await import('../storage/sqlite/index.ts');
-  const window = o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs;
-  return openSqliteStorage({
-    path: join(o.dataDir, 'store.db'),
-    compactionWindowMs: window,
-    compactionIntervalMs: Math.min(window, 60_000),
-  });
-}
-
-/** The backend, behind the watch cache unless `--watch-cache=false`. */
-async function openStorage(o: ServerOptions): Promise<Storage> {
-  const backend = await openBackend(o);
-  if (!(o.watchCache ?? DEFAULTS.watchCache)) return backend;
-  return new CachedStorage(backend, {
-    historyWindowMs: o.compactionIntervalMs ?? DEFAULTS.compactionIntervalMs,
-    snapshotTtlMs: featureGates(o.featureGates)('ListFromCacheSnapshot') ? 75_000 : 0,
-  });
-}
-
 export async function startServer(options: ServerOptions): Promise<ServerHandle> {
   const lock = lockDataDir(options.dataDir);
   try {
@@ -110,6 +81,10 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   const startedAt = Date.now();
   const profile = namingProfile(options.naming ?? DEFAULTS.naming);
   const host = options.bindAddress ?? DEFAULTS.bindAddress;
+  // Every layer defines its metrics here; a bad --show-hidden-metrics-for-version stops the start.
+  const metricsRegistry = new MetricsRegistry({
+    showHiddenMetricsForVersion: options.showHiddenMetricsForVersion,
+  });
 
   const [pki, storage] = await Promise.all([
     ensurePki({
@@ -119,7 +94,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       adminUser: 'admin',
       adminGroups: ['system:masters'],
     }),
-    openStorage(options),
+    openStorage(options, metricsRegistry),
   ]);
   const certPem = options.tlsCertFile ? readFileSync(options.tlsCertFile, 'utf8') : pki.serving.certPem;
   const keyPem = options.tlsPrivateKeyFile
@@ -185,6 +160,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       options.watchBudget instanceof WatchBudget
         ? options.watchBudget
         : new WatchBudget({ ...DEFAULT_WATCH_BUDGET, ...options.watchBudget }),
+    metrics: metricsRegistry,
   };
 
   // Health: named checks as upstream names them; post-start hooks report through CompletionChecks.
@@ -232,6 +208,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
           anonymousFlagSet: options.authentication?.anonymousAuthGiven ?? options.anonymousAuth !== undefined,
         },
         profile,
+        metrics: metricsRegistry,
       }),
     )
     .catch(async (err) => {
@@ -262,6 +239,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       rbac: () => rbacHandle.authorizer,
       node: () => nodeAuthz.get().authorizer,
       log: logAuthz,
+      metrics: metricsRegistry,
     });
   } catch (err) {
     rbacHandle.stop();
@@ -273,7 +251,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   const authz = authorization.authorizer;
   reviewAuthz = authz;
   let serverAddress = '';
-  const metrics = new RequestMetrics();
+  const metrics = new RequestMetrics(metricsRegistry);
   const router = withIssuerDiscovery(
     buildRouter({
       env,
@@ -298,6 +276,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       authz,
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
       authenticationGroup: groupName(profile, 'authentication'),
+      metrics: metricsRegistry,
     }),
     router,
   );

@@ -4,6 +4,7 @@
 // off. Token authenticators sit behind one short-lived cache, as upstream's do; the webhook keeps
 // its own, longer one.
 
+import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import { type NamingProfile, namingProfile } from '../../naming/profile.ts';
 import { BearerTokenAuthenticator } from './bearer-token.ts';
 import { BootstrapTokenAuthenticator, bootstrapNames } from './bootstrap-token.ts';
@@ -38,6 +39,8 @@ export interface AuthnSetup extends AuthenticationOptions {
   jwt?: Omit<JwtSetupInput, 'oidc' | 'configFile' | 'serviceAccountIssuers'>;
   /** Names of the bootstrap token Secrets and of the groups webhook answers may come in (default: spec). */
   profile?: NamingProfile;
+  /** The server's metrics registry: authenticators define their metrics there. */
+  metrics?: MetricsRegistry;
 }
 
 export interface Authentication {

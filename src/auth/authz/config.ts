@@ -6,6 +6,7 @@
 // default chain of modes.ts applies. Flag combinations upstream refuses stop the start here.
 
 import { readFileSync } from 'node:fs';
+import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import { type NamingProfile, namingProfile } from '../../naming/profile.ts';
 import { ConfigFileReloader, type ReloadAttempt } from '../authn/authentication-config-reload.ts';
 import type { UserInfo } from '../authn/types.ts';
@@ -46,6 +47,8 @@ export interface AuthzSetup extends AuthorizationOptions {
   log?: (message: string) => void;
   /** Periodic re-check of the configuration file (upstream: one minute). */
   reloadIntervalMs?: number;
+  /** The server's metrics registry: decisions and configuration reloads are counted there. */
+  metrics?: MetricsRegistry;
 }
 
 export interface Authorization {

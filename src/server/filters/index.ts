@@ -4,6 +4,7 @@
 
 import type { AuthnChain } from '../../auth/authn/union.ts';
 import type { Authorizer } from '../../auth/authz/types.ts';
+import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import type { Filter } from '../context.ts';
 import { authentication } from './authentication.ts';
 import { authorization } from './authorization.ts';
@@ -17,6 +18,8 @@ export interface ChainDeps {
   requestTimeoutMs: number;
   /** The authentication group's name under the naming profile: uids and userextras are its resources. */
   authenticationGroup: string;
+  /** The server's metrics registry (authentication attempts and latency are recorded there). */
+  metrics?: MetricsRegistry;
 }
 
 export function buildFilterChain(deps: ChainDeps): Filter[] {

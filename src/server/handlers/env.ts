@@ -4,6 +4,7 @@
 import type { AdmissionChain } from '../../admission/chain.ts';
 import type { AdmissionAttributes, Operation } from '../../admission/types.ts';
 import type { CodecSet } from '../../codec/negotiation.ts';
+import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import type { NamingProfile } from '../../naming/profile.ts';
 import type { ServerCodecs } from '../codecs.ts';
@@ -25,6 +26,8 @@ export interface HandlerEnv {
   minRequestTimeoutSeconds: number;
   /** Bounds what watches whose clients do not read may hold; none means unbounded. */
   watchBudget?: WatchBudget;
+  /** The server's metrics registry (watch events, deprecated APIs, ... are recorded there). */
+  metrics?: MetricsRegistry;
 }
 
 export interface Target {

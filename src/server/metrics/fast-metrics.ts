@@ -4,6 +4,7 @@
 // answer get() in the shape prom-client's metrics do), so the exposition text is prom-client's.
 
 import type { Registry } from 'prom-client';
+import type { MetricsRegistry, StabilityOpts } from '../../machinery/metrics/index.ts';
 
 type Labels = Record<string, string>;
 
@@ -27,10 +28,17 @@ function labelsOf(names: readonly string[], values: readonly string[]): Labels {
   return labels;
 }
 
-/** Hands the metric to the registry, which only calls name, get() and reset() on it. */
-function register(registry: Registry, metric: { name: string; get(): Promise<Rendered>; reset(): void }) {
+/** Hands the metric to the registries, which only call name, get() and reset() on it. */
+function register(registries: Registry[], metric: { name: string; get(): Promise<Rendered>; reset(): void }) {
   // biome-ignore lint/suspicious/noExplicitAny: the registry's type names prom-client's classes, whose interface this meets.
-  registry.registerMetric(metric as any);
+  for (const r of registries) r.registerMetric(metric as any);
+}
+
+/** What both fast metrics are defined with: name, description, stability class, label names. */
+export interface FastMetricOpts extends StabilityOpts {
+  name: string;
+  help: string;
+  labelNames: readonly string[];
 }
 
 export interface CounterSeries {
@@ -42,13 +50,15 @@ export class FastCounter {
   readonly type = 'counter';
   private readonly all: CounterSeries[] = [];
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly labelNames: readonly string[],
-    registry: Registry,
-  ) {
-    register(registry, this);
+  readonly name: string;
+  readonly help: string;
+  private readonly labelNames: readonly string[];
+
+  constructor(opts: FastMetricOpts, registry: MetricsRegistry) {
+    this.name = opts.name;
+    this.help = registry.help(opts);
+    this.labelNames = opts.labelNames;
+    register(registry.registers(opts), this);
   }
 
   /** A new series; the caller keeps it (and adds to its value) for as long as the label values hold. */
@@ -85,14 +95,17 @@ export class FastHistogram {
   readonly type = 'histogram';
   private readonly all: HistogramSeries[] = [];
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly labelNames: readonly string[],
-    readonly buckets: readonly number[],
-    registry: Registry,
-  ) {
-    register(registry, this);
+  readonly name: string;
+  readonly help: string;
+  readonly buckets: readonly number[];
+  private readonly labelNames: readonly string[];
+
+  constructor(opts: FastMetricOpts & { buckets: readonly number[] }, registry: MetricsRegistry) {
+    this.name = opts.name;
+    this.help = registry.help(opts);
+    this.labelNames = opts.labelNames;
+    this.buckets = opts.buckets;
+    register(registry.registers(opts), this);
   }
 
   series(...values: string[]): HistogramSeries {

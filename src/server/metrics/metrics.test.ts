@@ -145,7 +145,7 @@ describe('/metrics', () => {
     assert.equal(last.type.get('apiserver_current_inflight_requests'), 'gauge');
     assert.equal(
       last.help.get('apiserver_request_total'),
-      'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
     );
 
     // Latency: every upstream bucket, +Inf equal to the count, a sum.
@@ -341,13 +341,17 @@ describe('label normalisation', () => {
 
 describe('fast histogram', () => {
   it('counts a value on a bound in that bound, cumulatively, and renders through the registry', async () => {
-    const { Registry } = await import('prom-client');
+    const { MetricsRegistry } = await import('../../machinery/metrics/index.ts');
     const { FastHistogram } = await import('./fast-metrics.ts');
-    const registry = new Registry();
-    const h = new FastHistogram('test_seconds', 'Test.', ['a'], [1, 2], registry);
+    const registry = new MetricsRegistry();
+    const h = new FastHistogram(
+      { name: 'test_seconds', help: 'Test.', labelNames: ['a'], buckets: [1, 2] },
+      registry,
+    );
     const s = h.series('x');
     for (const v of [0.5, 1, 1.5, 3]) h.observe(s, v);
-    const { samples } = parseExposition(await registry.metrics());
+    const { samples, help } = parseExposition(await registry.metrics());
+    assert.equal(help.get('test_seconds'), '[ALPHA] Test.');
     assert.deepEqual(
       samples.map((x) => [x.name, x.labels.le ?? '', x.value]),
       [

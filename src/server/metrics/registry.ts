@@ -3,7 +3,8 @@
 // registry per process beside them.
 // Tests run many servers in one process, so nothing here touches prom-client's global registry.
 
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, type Gauge, Registry } from 'prom-client';
+import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import { FastCounter, FastHistogram } from './fast-metrics.ts';
 
 /** Upstream's latency buckets for the request duration histogram (seconds). */
@@ -27,7 +28,8 @@ const REQUEST_LABELS = [
 const RESOURCE_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
 
 export interface ApiServerMetrics {
-  registry: Registry;
+  /** The server's registry: every layer (storage, authentication, admission, ...) defines its metrics here. */
+  registry: MetricsRegistry;
   requestTotal: FastCounter;
   requestDuration: FastHistogram;
   responseSizes: FastHistogram;
@@ -36,44 +38,53 @@ export interface ApiServerMetrics {
 }
 
 /**
- * Builds a fresh registry. `inflightHighWater` is read at each scrape: upstream reports the most
- * requests in flight over the last window rather than the instant value.
+ * Defines the request metrics in `registry`. `inflightHighWater` is read at each scrape: upstream
+ * reports the most requests in flight over the last window rather than the instant value.
  */
 export function createApiServerMetrics(
+  registry: MetricsRegistry,
   inflightHighWater: () => { readOnly: number; mutating: number },
 ): ApiServerMetrics {
-  const registry = new Registry();
   const requestTotal = new FastCounter(
-    'apiserver_request_total',
-    'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-    [...REQUEST_LABELS, 'code'],
+    {
+      name: 'apiserver_request_total',
+      help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      stability: 'STABLE',
+      labelNames: [...REQUEST_LABELS, 'code'],
+    },
     registry,
   );
   const requestDuration = new FastHistogram(
-    'apiserver_request_duration_seconds',
-    'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
-    REQUEST_LABELS,
-    REQUEST_DURATION_BUCKETS,
+    {
+      name: 'apiserver_request_duration_seconds',
+      help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+      stability: 'STABLE',
+      labelNames: REQUEST_LABELS,
+      buckets: REQUEST_DURATION_BUCKETS,
+    },
     registry,
   );
   const responseSizes = new FastHistogram(
-    'apiserver_response_sizes',
-    'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
-    RESOURCE_LABELS,
-    RESPONSE_SIZE_BUCKETS,
+    {
+      name: 'apiserver_response_sizes',
+      help: 'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
+      stability: 'STABLE',
+      labelNames: RESOURCE_LABELS,
+      buckets: RESPONSE_SIZE_BUCKETS,
+    },
     registry,
   );
-  const longRunning = new Gauge({
+  const longRunning = registry.gauge({
     name: 'apiserver_longrunning_requests',
     help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+    stability: 'STABLE',
     labelNames: RESOURCE_LABELS,
-    registers: [registry],
   });
-  const inflight = new Gauge({
+  const inflight = registry.gauge({
     name: 'apiserver_current_inflight_requests',
     help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+    stability: 'STABLE',
     labelNames: ['request_kind'],
-    registers: [registry],
     collect() {
       const high = inflightHighWater();
       this.labels('readOnly').set(high.readOnly);

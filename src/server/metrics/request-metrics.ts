@@ -4,6 +4,7 @@
 // LIST responses alone).
 
 import type { Gauge } from 'prom-client';
+import { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import type { RequestContext } from '../context.ts';
 import type { CounterSeries, HistogramSeries } from './fast-metrics.ts';
 import { type ApiServerMetrics, createApiServerMetrics } from './registry.ts';
@@ -95,8 +96,8 @@ export class RequestMetrics {
   private readonly current = [0, 0];
   private readonly high = [0, 0];
 
-  constructor() {
-    this.metrics = createApiServerMetrics(() => {
+  constructor(registry: MetricsRegistry = new MetricsRegistry()) {
+    this.metrics = createApiServerMetrics(registry, () => {
       const r = { readOnly: this.high[Kind.ReadOnly], mutating: this.high[Kind.Mutating] };
       // The next window starts from what is in flight now.
       this.high[0] = this.current[0];

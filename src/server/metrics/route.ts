@@ -7,7 +7,7 @@ import { processMetricsRegistry } from './registry.ts';
 import type { RequestMetrics } from './request-metrics.ts';
 
 export async function serveMetrics(ctx: RequestContext, metrics: RequestMetrics): Promise<void> {
-  const registry = metrics.metrics.registry;
+  const registry = metrics.metrics.registry.registry;
   const text = `${await registry.metrics()}\n${await processMetricsRegistry().metrics()}`;
   if (ctx.res.headersSent || responseGone(ctx.res)) return;
   ctx.res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-cache, private' });
