@@ -77,6 +77,7 @@ describe('apiserver flags', () => {
       [['--feature-gates=A'], /missing bool value/],
       [['--tls-cert-file=c.pem'], /must be given together/],
       [['stray'], /does not take any arguments, got \["stray"\]/],
+      [['--show-hidden-metrics-for-version=1.33'], /must be omitted or have the value '1\.34'/],
     ];
     for (const [argv, message] of cases) {
       assert.throws(

@@ -2,6 +2,7 @@
 // Anything unknown or malformed is a FlagError; the program prints it and exits 2.
 
 import { AUTHORIZATION_MODES, type AuthorizationMode, isAuthorizationMode } from '../auth/authz/modes.ts';
+import { METRICS_VERSION, validateShowHiddenVersion } from '../machinery/metrics/index.ts';
 import type { ProfileName } from '../naming/profile.ts';
 import { CONNECTION_DEFAULTS } from '../server/listener.ts';
 import type { ServerOptions } from '../server/options.ts';
@@ -40,6 +41,12 @@ function naming(v: string): ProfileName {
 
 function backend(v: string): 'sqlite' | 'etcd3' {
   if (v !== 'sqlite' && v !== 'etcd3') throw new Error('must be "sqlite" or "etcd3"');
+  return v;
+}
+
+function showHiddenVersion(v: string): string {
+  const invalid = validateShowHiddenVersion(v, METRICS_VERSION);
+  if (invalid !== undefined) throw new Error(invalid);
   return v;
 }
 
@@ -207,6 +214,14 @@ const FLAGS: FlagSpec[] = [
     parse: naming,
     default: 'spec',
   }),
+  flag({
+    name: 'show-hidden-metrics-for-version',
+    arg: '<x.y>',
+    description:
+      'the previous minor release, to expose again the metrics deprecated in it (only that release is accepted)',
+    parse: showHiddenVersion,
+    default: '',
+  }),
   ...AUTHN_FLAGS,
   ...AUTHZ_FLAGS,
 ];
@@ -263,6 +278,7 @@ export function serverOptionsFrom(f: FlagValues, given: ReadonlySet<string>): Se
     requestTimeoutMs: f['request-timeout'] as number,
     http2MaxStreamsPerConnection: f['http2-max-streams-per-connection'] as number,
     maxConnections: f['max-connections'] as number,
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] as string,
     authentication: authenticationOptionsFrom(f, given),
     authorization: authorizationOptionsFrom(f, given),
   };
