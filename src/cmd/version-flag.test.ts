@@ -5,16 +5,17 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { productName } from '../naming/product.ts';
+import { productName, VERSION_BUILD_TAG } from '../naming/product.ts';
 import { componentName, namingProfile } from '../naming/profile.ts';
-import { API_MAJOR, API_MINOR, type BuildInfo } from '../server/version.ts';
+import { API_MAJOR, API_MINOR, type BuildInfo, buildInfo, gitVersion } from '../server/version.ts';
 import { parseApiserverFlags } from './apiserver-flags.ts';
 import { parseControlPlaneFlags } from './control-plane-flags.ts';
 import { parseControllerManagerFlags } from './controller-manager-flags.ts';
 import { FlagError, HelpRequested, parseFlags, usage, VersionRequested } from './flag-parser.ts';
 import { namingForVersion, rawVersionText, startupVersionLine, versionLine } from './version-output.ts';
 
-const API_VERSION = `v${API_MAJOR}.${API_MINOR}.0`;
+/** The fixed build's gitVersion: the API level with the package release as build metadata. */
+const API_VERSION = `v${API_MAJOR}.${API_MINOR}.0+${VERSION_BUILD_TAG}.1.2.3`;
 const SPEC = namingProfile('spec');
 const UPSTREAM = namingProfile('upstream');
 const BUILD: BuildInfo = {
@@ -122,7 +123,7 @@ describe('the programs', () => {
     it(`${program}: --version prints the product and API version and exits 0`, () => {
       const out = run('--version');
       assert.equal(out.status, 0, out.stderr);
-      assert.equal(out.stdout, `${productName(SPEC)} ${API_VERSION}\n`);
+      assert.equal(out.stdout, `${productName(SPEC)} ${gitVersion(buildInfo())}\n`);
     });
 
     it(`${program}: --version=raw prints the build with the package version and exits 0`, () => {

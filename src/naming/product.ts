@@ -6,3 +6,9 @@ import type { NamingProfile } from './profile.ts';
 export function productName(profile: NamingProfile): string {
   return profile.name === 'upstream' ? 'Kubernetes' : 'Platform';
 }
+
+/**
+ * The build-metadata word in /version's gitVersion (`v1.35.0+platform.0.1.0`), the way
+ * distributions of the API mark their own release on upstream's (k3s's `+k3s1`).
+ */
+export const VERSION_BUILD_TAG = 'platform';

@@ -62,7 +62,7 @@ describe('server over HTTPS', () => {
   it('/version has a semver gitVersion', async () => {
     const r = await call({ path: '/version', anonymous: true });
     assert.equal(r.status, 200);
-    assert.match(String(r.json().gitVersion), /^v\d+\.\d+\.\d+$/);
+    assert.match(String(r.json().gitVersion), /^v\d+\.\d+\.\d+(\+[0-9A-Za-z.-]+)?$/);
   });
 
   it('by default (Node,RBAC) anonymous requests read health and version, authenticated ones discovery and OpenAPI too, and nothing else', async () => {

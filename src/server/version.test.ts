@@ -6,8 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { VERSION_BUILD_TAG } from '../naming/product.ts';
 import { startTestApiServer, type TestApiServer } from './testing/index.ts';
-import { API_MAJOR, API_MINOR, buildInfo, gitBuildInfo, rfc3339Seconds, versionDocument } from './version.ts';
+import {
+  API_MAJOR,
+  API_MINOR,
+  buildInfo,
+  gitBuildInfo,
+  gitVersion,
+  rfc3339Seconds,
+  versionDocument,
+} from './version.ts';
 
 const FIELDS = [
   'major',
@@ -34,12 +43,15 @@ describe('/version', () => {
     await api.stop();
   });
 
-  it('has exactly upstream version.Info fields, gitVersion the API level', async () => {
+  it('has exactly upstream version.Info fields, gitVersion the API level with the package release', async () => {
     const r = await api.call({ path: '/version' });
     assert.equal(r.status, 200);
     const doc = r.json();
     assert.deepEqual(Object.keys(doc), FIELDS);
-    assert.equal(doc.gitVersion, `v${API_MAJOR}.${API_MINOR}.0`);
+    assert.equal(
+      doc.gitVersion,
+      `v${API_MAJOR}.${API_MINOR}.0+${VERSION_BUILD_TAG}.${buildInfo().packageVersion}`,
+    );
     assert.equal(doc.major, API_MAJOR);
     assert.equal(doc.minor, API_MINOR);
   });
@@ -57,10 +69,16 @@ describe('/version', () => {
     assert.deepEqual(doc, versionDocument());
   });
 
-  it('leaves the package version out of /version and keeps it in the build info', async () => {
+  it('carries the package version as gitVersion build metadata only, bare when unknown', async () => {
     const doc = (await api.call({ path: '/version' })).json();
     assert.equal('packageVersion' in doc, false);
     assert.match(buildInfo().packageVersion, /^\d+\.\d+\.\d+/);
+    const unknown = { ...buildInfo(), packageVersion: '' };
+    assert.equal(gitVersion(unknown), `v${API_MAJOR}.${API_MINOR}.0`);
+    assert.equal(
+      gitVersion({ ...unknown, packageVersion: '1.2.3-rc.1_x' }),
+      `v${API_MAJOR}.${API_MINOR}.0+${VERSION_BUILD_TAG}.1.2.3-rc.1-x`,
+    );
   });
 });
 

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VERSION_BUILD_TAG } from '../naming/product.ts';
 
 export const API_MAJOR = '1';
 export const API_MINOR = '35';
@@ -127,9 +128,18 @@ export function buildInfo(): BuildInfo {
 }
 
 /**
- * The fields of upstream's version.Info, in its order. The package version is not among them:
- * stock clients read only these, and it travels in `--version=raw` and the start-up log instead.
+ * gitVersion: the API level, with this package's release as semver build metadata
+ * (`v1.35.0+<tag>.0.1.0`), as distributions mark theirs; clients compare the major and minor
+ * fields and semver parsers ignore the metadata. Bare when the package version is unknown.
  */
+export function gitVersion(build: BuildInfo): string {
+  const base = `v${API_MAJOR}.${API_MINOR}.0`;
+  if (build.packageVersion === '') return base;
+  const metadata = build.packageVersion.replace(/[^0-9A-Za-z.-]/g, '-');
+  return `${base}+${VERSION_BUILD_TAG}.${metadata}`;
+}
+
+/** The fields of upstream's version.Info, in its order; the package version rides in gitVersion. */
 export function versionDocument(build: BuildInfo = buildInfo()): Record<string, string> {
   return {
     major: API_MAJOR,
@@ -138,7 +148,7 @@ export function versionDocument(build: BuildInfo = buildInfo()): Record<string, 
     emulationMinor: API_MINOR,
     minCompatibilityMajor: API_MAJOR,
     minCompatibilityMinor: String(Number(API_MINOR) - 1),
-    gitVersion: `v${API_MAJOR}.${API_MINOR}.0`,
+    gitVersion: gitVersion(build),
     gitCommit: build.gitCommit,
     gitTreeState: build.gitTreeState,
     buildDate: build.buildDate,
