@@ -6,6 +6,7 @@
 // joins the latest result of every scenario into bench/REPORT.md.
 
 import { fileURLToPath } from 'node:url';
+import { observabilityScenario } from './api/observability.ts';
 import { apiScenarios } from './api/scenarios.ts';
 import { authzScenario } from './auth/rbac-decision.ts';
 import { celScenario } from './cel/index.ts';
@@ -31,6 +32,11 @@ const SCENARIOS: Scenario[] = [
   controllersScenario,
   rolloutScenario,
   ...apiScenarios,
+  {
+    name: 'observability',
+    description: 'get and create with request metrics off, on, and with Metadata audit to a file',
+    run: observabilityScenario,
+  },
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
