@@ -27,5 +27,10 @@ export interface AdmissionAttributes {
 /** A validating plugin: resolves to admit, throws an ApiError to reject. */
 export interface ValidatingPlugin {
   name: string;
+  /**
+   * A check upstream makes outside admission (in a resource's storage): not reported as an
+   * admission controller in the metrics.
+   */
+  notAdmissionController?: boolean;
   validate(a: AdmissionAttributes): Promise<void>;
 }

@@ -29,9 +29,21 @@ export class WebhookCallError extends Error {
   constructor(
     message: string,
     readonly retry = false,
+    /** The attempt ran out of time (or the webhook answered 504): metrics call it a timeout. */
+    readonly timedOut = false,
   ) {
     super(message);
   }
+}
+
+/** What one attempt came to, for callers that count round trips (upstream's result label). */
+export type AttemptResult = 'success' | 'timeout' | 'error';
+
+/** Told of each attempt (a retried call makes several), with its duration in seconds. */
+export type AttemptObserver = (result: AttemptResult, seconds: number) => void;
+
+function attemptResult(err: unknown): AttemptResult {
+  return err instanceof WebhookCallError && err.timedOut ? 'timeout' : 'error';
 }
 
 /** How failures are worded; the defaults are client-go's, as the authorization webhook reports them. */
@@ -86,13 +98,17 @@ export class WebhookPoster {
   }
 
   /** The parsed JSON answer of a 2xx; throws WebhookCallError otherwise. */
-  async post(body: string): Promise<unknown> {
+  async post(body: string, onAttempt?: AttemptObserver): Promise<unknown> {
     const b = this.backoff;
     let delay = b.initialMs;
     for (let step = 1; ; step++) {
+      const started = onAttempt === undefined ? 0 : performance.now();
       try {
-        return await this.once(body);
+        const answer = await this.once(body);
+        onAttempt?.('success', (performance.now() - started) / 1000);
+        return answer;
       } catch (err) {
+        onAttempt?.(attemptResult(err), (performance.now() - started) / 1000);
         const retry = err instanceof WebhookCallError ? err.retry : isReset(err);
         if (!retry || step >= b.steps) throw err;
       }
@@ -127,7 +143,7 @@ export class WebhookPoster {
       });
       const timer = setTimeout(() => {
         // Rejected first, so that the reset the destroy causes is not taken for a retryable one.
-        const err = new WebhookCallError(m.timeout(target, this.timeoutMs));
+        const err = new WebhookCallError(m.timeout(target, this.timeoutMs), false, true);
         reject(err);
         req.destroy(err);
       }, this.timeoutMs);
@@ -149,7 +165,7 @@ function answer(res: IncomingMessage, text: string, m: WebhookCallMessages): unk
       code === 504 ||
       code === 429 ||
       (code >= 500 && res.headers['retry-after'] !== undefined);
-    throw new WebhookCallError(m.status(code), retry);
+    throw new WebhookCallError(m.status(code), retry, code === 504);
   }
   try {
     return JSON.parse(text);

@@ -3,12 +3,16 @@
 // periodic re-check (every minute). A version that does not decode or validate is refused, the old
 // authenticators stay, and that text is not tried again; a valid one whose issuers cannot be
 // reached yet is refused too but tried again at the next check. The outcome of each attempt is
-// counted in `metrics`, named after upstream's metrics, for the metrics endpoint to read.
+// counted in `metrics` (a plain record tests read) and, given a registry's ConfigReloadMetrics,
+// under upstream's metric names for /metrics.
 
 import { createHash } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import type { ConfigReloadMetrics, ReloadSubject } from './config-reload-metrics.ts';
+
+export type { ReloadSubject } from './config-reload-metrics.ts';
 
 /** What one reload attempt decides. */
 export type ReloadAttempt =
@@ -33,34 +37,6 @@ export function configHash(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
-/** The configuration file a reloader watches: authentication's or authorization's (same rules, own metric names). */
-export type ReloadSubject = 'authentication' | 'authorization';
-
-/** The metrics in Prometheus text format, for whichever endpoint serves them. */
-export function reloadMetricsText(m: ReloadMetrics, subject: ReloadSubject = 'authentication'): string {
-  const n = `apiserver_${subject}_config_controller`;
-  const lines = [
-    `# HELP ${n}_automatic_reloads_total Total number of automatic reloads of ${subject} configuration split by status.`,
-    `# TYPE ${n}_automatic_reloads_total counter`,
-    `${n}_automatic_reloads_total{status="failure"} ${m.reloadsTotal.failure}`,
-    `${n}_automatic_reloads_total{status="success"} ${m.reloadsTotal.success}`,
-    `# HELP ${n}_automatic_reload_last_timestamp_seconds Timestamp of the last automatic reload of ${subject} configuration split by status.`,
-    `# TYPE ${n}_automatic_reload_last_timestamp_seconds gauge`,
-  ];
-  for (const status of ['failure', 'success'] as const) {
-    const t = m.lastReloadTimestampSeconds[status];
-    if (t !== undefined) {
-      lines.push(`${n}_automatic_reload_last_timestamp_seconds{status="${status}"} ${t}`);
-    }
-  }
-  lines.push(
-    `# HELP ${n}_last_config_info Information about the last applied ${subject} configuration with hash as label.`,
-    `# TYPE ${n}_last_config_info gauge`,
-    `${n}_last_config_info{hash="${m.lastConfigHash}"} 1`,
-  );
-  return `${lines.join('\n')}\n`;
-}
-
 export interface ReloaderOptions {
   file: string;
   /** The text in force at start. */
@@ -72,6 +48,8 @@ export interface ReloaderOptions {
   log?: (message: string) => void;
   /** Named in log lines (default authentication). */
   subject?: ReloadSubject;
+  /** The server's reload metrics for this file. */
+  recorder?: ConfigReloadMetrics;
 }
 
 export const RELOAD_INTERVAL_MS = 60_000;
@@ -92,6 +70,7 @@ export class ConfigFileReloader {
       lastReloadTimestampSeconds: {},
       lastConfigHash: configHash(opts.initialText),
     };
+    opts.recorder?.configInForce(opts.initialText);
   }
 
   start(): this {
@@ -166,6 +145,7 @@ export class ConfigFileReloader {
         this.#tracked = text;
         this.metrics.lastConfigHash = configHash(text);
         this.#record('success');
+        this.opts.recorder?.configInForce(text);
         this.opts.log?.(`reloaded ${this.#subject} config`);
     }
   }
@@ -175,7 +155,9 @@ export class ConfigFileReloader {
   }
 
   #record(status: 'success' | 'failure'): void {
+    const now = Date.now() / 1000;
     this.metrics.reloadsTotal[status]++;
-    this.metrics.lastReloadTimestampSeconds[status] = Date.now() / 1000;
+    this.metrics.lastReloadTimestampSeconds[status] = now;
+    this.opts.recorder?.reload(status, now);
   }
 }

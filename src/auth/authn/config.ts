@@ -9,6 +9,7 @@ import { type NamingProfile, namingProfile } from '../../naming/profile.ts';
 import { BearerTokenAuthenticator } from './bearer-token.ts';
 import { BootstrapTokenAuthenticator, bootstrapNames } from './bootstrap-token.ts';
 import { type JwtSetup, type JwtSetupInput, setUpJwtAuthenticators } from './jwt-setup.ts';
+import { AuthenticationMetrics } from './metrics.ts';
 import { AUTHN_DEFAULTS, type AuthenticationOptions } from './options.ts';
 import { RequestHeaderAuthenticator } from './request-header.ts';
 import { type ServiceAccountSetup, serviceAccountAuthenticators } from './service-account-setup.ts';
@@ -41,6 +42,8 @@ export interface AuthnSetup extends AuthenticationOptions {
   profile?: NamingProfile;
   /** The server's metrics registry: authenticators define their metrics there. */
   metrics?: MetricsRegistry;
+  /** The server's identity (apiserver-id.ts), hashed into metric labels; derived from the host when absent. */
+  apiServerId?: string;
 }
 
 export interface Authentication {
@@ -92,6 +95,8 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
   // Throws for bad --oidc-* flags or a bad --authentication-config file: the server does not start.
   const jwt = setUpJwtAuthenticators({
     ...o.jwt,
+    metrics: o.metrics,
+    apiServerId: o.apiServerId,
     oidc: o.oidc,
     configFile: o.configFile,
     serviceAccountIssuers: o.serviceAccount?.issuers,
@@ -109,6 +114,7 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
       authenticators,
       anonymous: jwt.anonymous?.enabled ?? o.anonymous ?? true,
       anonymousPaths: anonymousPathsOf(jwt),
+      metrics: o.metrics && new AuthenticationMetrics(o.metrics, o.profile ?? namingProfile('spec')),
     }),
     tokens,
     apiAudiences,

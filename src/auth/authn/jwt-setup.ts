@@ -11,7 +11,9 @@ import {
   forbidden,
   newPath,
 } from '../../machinery/field-errors.ts';
+import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import { type NamingProfile, namingProfile } from '../../naming/index.ts';
+import { apiServerId } from '../apiserver-id.ts';
 import {
   type AnonymousConfig,
   type AuthenticationConfiguration,
@@ -26,7 +28,9 @@ import {
   type CompiledJwtAuthenticator,
   validateAuthenticationConfiguration,
 } from './authentication-config-validation.ts';
+import { ConfigReloadMetrics } from './config-reload-metrics.ts';
 import { JwtAuthenticator } from './jwt-authenticator.ts';
+import { JwtMetrics } from './jwt-metrics.ts';
 import { JwtAuthenticatorSet } from './jwt-set.ts';
 import { ALLOWED_SIGNING_ALGS } from './jwt-verify.ts';
 import { jwtAuthenticatorFromFlags, oidcFlagsError, oidcSigningAlgs } from './oidc-flags.ts';
@@ -48,6 +52,10 @@ export interface JwtSetupInput {
   /** Provider timing overrides (tests). */
   provider?: Partial<ProviderOptions>;
   log?: (message: string) => void;
+  /** The server's metrics registry: JWT latency and the file's reload metrics are recorded there. */
+  metrics?: MetricsRegistry;
+  /** The server's identity (apiserver-id.ts; derived from the host when absent), hashed into reload metrics. */
+  apiServerId?: string;
 }
 
 export interface JwtSetup {
@@ -74,6 +82,7 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
   const profile = input.profile ?? namingProfile('spec');
   const disallowedIssuers = input.serviceAccountIssuers ?? [];
   const provider = { log, ...input.provider };
+  const jwtMetrics = input.metrics === undefined ? undefined : new JwtMetrics(input.metrics);
 
   if (input.configFile === undefined || input.configFile === '') {
     if (input.oidc === undefined) return { close() {} };
@@ -82,7 +91,7 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
     const algs = oidcSigningAlgs(input.oidc);
     const config: AuthenticationConfiguration = { jwt: [jwtAuthenticatorFromFlags(input.oidc)] };
     const compiled = validated(config, disallowedIssuers, profile);
-    const tokens = new JwtAuthenticatorSet(start(compiled, algs, provider));
+    const tokens = new JwtAuthenticatorSet(start(compiled, algs, provider), jwtMetrics);
     return { tokens, close: () => tokens.close() };
   }
 
@@ -112,7 +121,7 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
   }
   const compiled = validated(config, disallowedIssuers, profile);
   // With the file, any allowed algorithm is fine as long as a key of the issuer verifies it.
-  const tokens = new JwtAuthenticatorSet(start(compiled, ALLOWED_SIGNING_ALGS, provider));
+  const tokens = new JwtAuthenticatorSet(start(compiled, ALLOWED_SIGNING_ALGS, provider), jwtMetrics);
   const initialAnonymous = config.anonymous;
 
   const apply = async (next: string): Promise<ReloadAttempt> => {
@@ -144,6 +153,15 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
     apply,
     intervalMs: input.reloadIntervalMs,
     log,
+    ...(input.metrics === undefined
+      ? {}
+      : {
+          recorder: new ConfigReloadMetrics(
+            input.metrics,
+            'authentication',
+            input.apiServerId ?? apiServerId(profile),
+          ),
+        }),
   }).start();
   return {
     tokens,

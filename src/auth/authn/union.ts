@@ -3,6 +3,7 @@
 // fall back to anonymous: only a request that carries no credential at all is anonymous.
 
 import { bearerToken } from './bearer.ts';
+import type { AuthenticationMetrics } from './metrics.ts';
 import {
   type Authenticator,
   type AuthnRequest,
@@ -13,7 +14,12 @@ import {
   type UserInfo,
 } from './types.ts';
 
-export type AuthnOutcome = { ok: true; user: UserInfo } | { ok: false; reason: string };
+/**
+ * A refusal says whether an authenticator failed on a credential (`errored`: a bad token or
+ * certificate, upstream's error) or nobody recognised the request (no credential and no anonymous
+ * access); the authentication metrics count the two apart.
+ */
+export type AuthnOutcome = { ok: true; user: UserInfo } | { ok: false; reason: string; errored: boolean };
 
 export interface AuthnChainOptions {
   authenticators: Authenticator[];
@@ -23,10 +29,16 @@ export interface AuthnChainOptions {
    * anonymous conditions); elsewhere a request without credentials is 401.
    */
   anonymousPaths?: readonly string[];
+  /** Where the request filter records attempts, latency and users (none without a registry). */
+  metrics?: AuthenticationMetrics;
 }
 
 export class AuthnChain {
   constructor(private readonly opts: AuthnChainOptions) {}
+
+  get metrics(): AuthenticationMetrics | undefined {
+    return this.opts.metrics;
+  }
 
   async authenticate(req: AuthnRequest): Promise<AuthnOutcome> {
     const errors: string[] = [];
@@ -49,11 +61,11 @@ export class AuthnChain {
       return { ok: true, user: { ...r.user, groups } };
     }
     if (bearerToken(req) !== undefined && errors.length === 0) errors.push('invalid bearer token');
-    if (errors.length > 0) return { ok: false, reason: errors.join(', ') };
-    if (!this.opts.anonymous) return { ok: false, reason: 'no credentials' };
+    if (errors.length > 0) return { ok: false, reason: errors.join(', '), errored: true };
+    if (!this.opts.anonymous) return { ok: false, reason: 'no credentials', errored: false };
     const paths = this.opts.anonymousPaths;
     if (paths !== undefined && !paths.includes(req.path ?? '')) {
-      return { ok: false, reason: 'anonymous access is not allowed on this path' };
+      return { ok: false, reason: 'anonymous access is not allowed on this path', errored: false };
     }
     return { ok: true, user: { username: USER_ANONYMOUS, groups: [GROUP_UNAUTHENTICATED] } };
   }

@@ -8,7 +8,9 @@
 import { readFileSync } from 'node:fs';
 import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import { type NamingProfile, namingProfile } from '../../naming/profile.ts';
+import { apiServerId } from '../apiserver-id.ts';
 import { ConfigFileReloader, type ReloadAttempt } from '../authn/authentication-config-reload.ts';
+import { ConfigReloadMetrics } from '../authn/config-reload-metrics.ts';
 import type { UserInfo } from '../authn/types.ts';
 import { loadWebhookClientConfig } from '../authn/webhook-client-config.ts';
 import { AbacAuthorizer } from './abac.ts';
@@ -21,6 +23,7 @@ import {
 } from './authorization-config.ts';
 import { validateAuthorizationConfig } from './authorization-config-validation.ts';
 import { discoveryInfo } from './discovery-info.ts';
+import { AuthorizationAttemptMetrics, AuthorizationMetrics } from './metrics.ts';
 import type { AuthorizationMode } from './modes.ts';
 import { createNodeAuthorizer } from './node/create.ts';
 import { AUTHZ_DEFAULTS, type AuthorizationOptions, validateAuthorizationOptions } from './options.ts';
@@ -49,6 +52,13 @@ export interface AuthzSetup extends AuthorizationOptions {
   reloadIntervalMs?: number;
   /** The server's metrics registry: decisions and configuration reloads are counted there. */
   metrics?: MetricsRegistry;
+  /** The server's identity (apiserver-id.ts), hashed into reload metrics; derived from the host when absent. */
+  apiServerId?: string;
+}
+
+/** Upstream's name for a --authorization-mode authorizer: the mode lower-cased, `default` for the webhook. */
+export function modeAuthorizerName(m: AuthorizationMode): string {
+  return m === 'Webhook' ? 'default' : m.toLowerCase();
 }
 
 export interface Authorization {
@@ -56,6 +66,11 @@ export interface Authorization {
   authorizer: AuthzChain;
   /** The configuration file's reloader (its metrics), with --authorization-config only. */
   reloader?: ConfigFileReloader;
+  /**
+   * The request filter's attempts and latency (authorization_attempts_total,
+   * authorization_duration_seconds), when the setup had a registry: the filter records into it.
+   */
+  attempts?: AuthorizationAttemptMetrics;
   /** Stops reloads and webhook connections. */
   close(): void;
 }
@@ -71,7 +86,12 @@ function rbacOf(o: AuthzSetup): Authorizer {
   return o.rbac();
 }
 
-function authorizerFor(m: AuthorizationMode, o: AuthzSetup, closers: (() => void)[]): Authorizer {
+function authorizerFor(
+  m: AuthorizationMode,
+  o: AuthzSetup,
+  closers: (() => void)[],
+  metrics: AuthorizationMetrics | undefined,
+): Authorizer {
   const profile = o.profile ?? namingProfile('spec');
   switch (m) {
     case 'AlwaysAllow':
@@ -93,6 +113,8 @@ function authorizerFor(m: AuthorizationMode, o: AuthzSetup, closers: (() => void
         unauthorizedTtlMs: w.unauthorizedTtlMs ?? AUTHZ_DEFAULTS.webhookUnauthorizedTtlMs,
         timeoutMs: AUTHZ_WEBHOOK_TIMEOUT_MS,
         profile,
+        name: modeAuthorizerName('Webhook'),
+        metrics,
       });
       closers.push(() => authz.close());
       return authz;
@@ -101,10 +123,27 @@ function authorizerFor(m: AuthorizationMode, o: AuthzSetup, closers: (() => void
   throw new Error(`unknown authorization mode ${JSON.stringify(m)}`);
 }
 
-function fromModes(o: AuthzSetup, modes: readonly AuthorizationMode[]): Built {
+/** The authorizer counted under its type and name when there are metrics. */
+function counted(
+  metrics: AuthorizationMetrics | undefined,
+  type: string,
+  name: string,
+  a: Authorizer,
+): Authorizer {
+  return metrics === undefined ? a : metrics.instrument(type, name, a);
+}
+
+function fromModes(
+  o: AuthzSetup,
+  modes: readonly AuthorizationMode[],
+  metrics: AuthorizationMetrics | undefined,
+): Built {
   const closers: (() => void)[] = [];
   try {
-    return { chain: new AuthzChain(modes.map((m) => authorizerFor(m, o, closers))), closers };
+    const list = modes.map((m) =>
+      counted(metrics, m, modeAuthorizerName(m), authorizerFor(m, o, closers, metrics)),
+    );
+    return { chain: new AuthzChain(list), closers };
   } catch (err) {
     for (const c of closers) c();
     throw err;
@@ -112,13 +151,22 @@ function fromModes(o: AuthzSetup, modes: readonly AuthorizationMode[]): Built {
 }
 
 /** The authorizers of a validated configuration; throws (closing what it built) when one cannot be made. */
-function fromConfiguration(o: AuthzSetup, c: AuthorizationConfiguration): Built {
+function fromConfiguration(
+  o: AuthzSetup,
+  c: AuthorizationConfiguration,
+  metrics: AuthorizationMetrics | undefined,
+): Built {
   const conditions = validateAuthorizationConfig(c);
   const closers: (() => void)[] = [];
   try {
     const list = c.authorizers.map((a, i): Authorizer => {
       if (a.type !== 'Webhook' || a.webhook === undefined) {
-        return authorizerFor(a.type as AuthorizationMode, o, closers);
+        return counted(
+          metrics,
+          a.type,
+          a.name,
+          authorizerFor(a.type as AuthorizationMode, o, closers, metrics),
+        );
       }
       const w = a.webhook;
       if (w.connectionInfo.type === IN_CLUSTER_CONFIG) {
@@ -137,9 +185,11 @@ function fromConfiguration(o: AuthzSetup, c: AuthorizationConfiguration): Built 
         failurePolicy: w.failurePolicy as 'NoOpinion' | 'Deny',
         matchConditions: conditions.get(i) ?? [],
         profile: o.profile,
+        name: a.name,
+        metrics,
       });
       closers.push(() => authz.close());
-      return authz;
+      return counted(metrics, a.type, a.name, authz);
     });
     return { chain: new AuthzChain(list), closers };
   } catch (err) {
@@ -174,6 +224,7 @@ class ReloadingChain implements Authorizer, RuleResolver {
 function fromConfigFile(
   o: AuthzSetup,
   file: string,
+  metrics: AuthorizationMetrics | undefined,
 ): { inner: ReloadingChain; reloader: ConfigFileReloader } {
   let text: string;
   try {
@@ -181,10 +232,10 @@ function fromConfigFile(
   } catch (err) {
     throw new Error(`failed to read authorization config file ${file}: ${(err as Error).message}`);
   }
-  const inner = new ReloadingChain(fromConfiguration(o, decodeAuthorizationConfig(text, o.profile)));
+  const inner = new ReloadingChain(fromConfiguration(o, decodeAuthorizationConfig(text, o.profile), metrics));
   const apply = async (next: string): Promise<ReloadAttempt> => {
     try {
-      inner.swap(fromConfiguration(o, decodeAuthorizationConfig(next, o.profile)));
+      inner.swap(fromConfiguration(o, decodeAuthorizationConfig(next, o.profile), metrics));
       return { kind: 'applied' };
     } catch (err) {
       return { kind: 'invalid', error: (err as Error).message };
@@ -197,6 +248,15 @@ function fromConfigFile(
     intervalMs: o.reloadIntervalMs,
     log: o.log,
     subject: 'authorization',
+    ...(o.metrics === undefined
+      ? {}
+      : {
+          recorder: new ConfigReloadMetrics(
+            o.metrics,
+            'authorization',
+            o.apiServerId ?? apiServerId(o.profile ?? namingProfile('spec')),
+          ),
+        }),
   }).start();
   return { inner, reloader };
 }
@@ -205,11 +265,14 @@ function fromConfigFile(
 export function buildAuthorization(o: AuthzSetup): Authorization {
   validateAuthorizationOptions(o.modes, o);
   const front = [privilegedGroups(), publicInfo];
+  const metrics = o.metrics === undefined ? undefined : new AuthorizationMetrics(o.metrics);
+  const attempts = o.metrics === undefined ? undefined : new AuthorizationAttemptMetrics(o.metrics);
   if (o.configFile !== undefined && o.configFile !== '') {
-    const { inner, reloader } = fromConfigFile(o, o.configFile);
+    const { inner, reloader } = fromConfigFile(o, o.configFile, metrics);
     return {
       authorizer: new AuthzChain([...front, inner]),
       reloader,
+      attempts,
       close() {
         reloader.close();
         inner.close();
@@ -220,11 +283,16 @@ export function buildAuthorization(o: AuthzSetup): Authorization {
   // interim chain (authenticated users may do anything, anonymous ones read public and discovery
   // documents only).
   if (o.modes === undefined && o.rbac === undefined) {
-    return { authorizer: new AuthzChain([...front, discoveryInfo, authenticatedUsers]), close() {} };
+    return {
+      authorizer: new AuthzChain([...front, discoveryInfo, authenticatedUsers]),
+      attempts,
+      close() {},
+    };
   }
-  const built = fromModes(o, o.modes ?? DEFAULT_AUTHORIZATION_MODES);
+  const built = fromModes(o, o.modes ?? DEFAULT_AUTHORIZATION_MODES, metrics);
   return {
     authorizer: new AuthzChain([...front, built.chain]),
+    attempts,
     close() {
       for (const c of built.closers) c();
     },

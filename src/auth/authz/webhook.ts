@@ -16,6 +16,7 @@ import type { Program } from '../../cel/index.ts';
 import { groupName, type NamingProfile, namingProfile } from '../../naming/profile.ts';
 import type { WebhookClientConfig } from '../authn/webhook-client-config.ts';
 import {
+  type AttemptResult,
   reviewAnswerStatus,
   WEBHOOK_TIMEOUT_MS,
   type WebhookBackoff,
@@ -23,6 +24,7 @@ import {
   WebhookPoster,
 } from '../webhook-call.ts';
 import { evaluateMatchConditions } from './match-conditions.ts';
+import type { AuthorizationMetrics, WebhookResult } from './metrics.ts';
 import type {
   Attributes,
   Authorizer,
@@ -56,6 +58,10 @@ export interface WebhookAuthorizerOptions {
   backoff?: WebhookBackoff;
   /** The cache's clock, for tests. */
   now?: () => number;
+  /** The authorizer's name (the configuration's; `default` for --authorization-mode): labels its metrics. */
+  name?: string;
+  /** Where round trips and fail-opens are counted. */
+  metrics?: AuthorizationMetrics;
 }
 
 type Dict = Record<string, unknown>;
@@ -174,8 +180,11 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
     };
   }
 
-  private onError(error: string): Verdict {
-    return { decision: this.opts.failurePolicy === 'Deny' ? 'deny' : 'noOpinion', reason: '', error };
+  /** `failed` is the last round trip's result when a call failed (counted as a fail-open under NoOpinion). */
+  private onError(error: string, failed?: WebhookResult): Verdict {
+    const deny = this.opts.failurePolicy === 'Deny';
+    if (!deny && failed !== undefined) this.opts.metrics?.webhookFailOpen(this.opts.name ?? '', failed);
+    return { decision: deny ? 'deny' : 'noOpinion', reason: '', error };
   }
 
   async authorize(a: Attributes): Promise<Verdict> {
@@ -189,10 +198,12 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
     const key = JSON.stringify(spec);
     let status = this.cached(key);
     if (status === undefined) {
+      // The last round trip's result, for the fail-open count of a call that failed.
+      const last: { result: WebhookResult } = { result: 'error' };
       try {
-        status = await this.review(spec);
+        status = await this.review(spec, last);
       } catch (err) {
-        return this.onError((err as Error).message);
+        return this.onError((err as Error).message, last.result);
       }
       if (controlledSize(a) < MAX_CACHED_ATTRIBUTES_SIZE) this.remember(key, status);
     }
@@ -233,7 +244,7 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
     }
   }
 
-  private async review(spec: Dict): Promise<ReviewStatus> {
+  private async review(spec: Dict, last: { result: WebhookResult }): Promise<ReviewStatus> {
     const version = this.opts.version;
     let wireSpec = spec;
     if (version === 'v1beta1' && spec.groups !== undefined) {
@@ -248,7 +259,15 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
       spec: wireSpec,
       status: { allowed: false },
     });
-    return this.readAnswer(await this.poster.post(body));
+    const metrics = this.opts.metrics;
+    const observe =
+      metrics === undefined
+        ? undefined
+        : (result: AttemptResult, seconds: number) => {
+            last.result = result;
+            metrics.webhookRoundTrip(this.opts.name ?? '', result, seconds);
+          };
+    return this.readAnswer(await this.poster.post(body, observe));
   }
 
   private readAnswer(body: unknown): ReviewStatus {

@@ -165,6 +165,8 @@ export function rbacEscalationCheck(o: EscalationCheckOptions): ValidatingPlugin
 
   return {
     name: 'RBACEscalationCheck',
+    // Upstream checks in the RBAC kinds' storage, before admission: no admission controller metrics.
+    notAdmissionController: true,
     async validate(a) {
       if (a.group !== o.group || a.subresource !== '') return;
       if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return;

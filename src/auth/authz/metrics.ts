@@ -1,0 +1,151 @@
+// Authorization metrics under upstream's names: terminal decisions of each configured authorizer
+// (by its type and name: the AuthorizationConfiguration's, or for --authorization-mode the mode
+// and its lower-cased name, `default` for the webhook), the authorization webhooks' round trips
+// and fail-opens, and the request filter's attempts and latency. Series are made once per label
+// combination and kept: decisions are counted on every request.
+
+import type { Counter, Histogram } from 'prom-client';
+import { exponentialBuckets, type MetricsRegistry } from '../../machinery/metrics/index.ts';
+import type { Attributes, Authorizer, RuleResolver, Verdict } from './types.ts';
+import { isRuleResolver } from './union.ts';
+
+type CounterChild = ReturnType<Counter<string>['labels']>;
+type HistogramChild = ReturnType<Histogram<string>['labels']>;
+
+/** Prometheus' default buckets (upstream's DefBuckets). */
+const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** A cache of label children by their joined values. */
+class Children<C> {
+  private readonly map = new Map<string, C>();
+  constructor(private readonly make: (...values: string[]) => C) {}
+  get(...values: string[]): C {
+    const key = values.join('\u0000');
+    let c = this.map.get(key);
+    if (c === undefined) {
+      c = this.make(...values);
+      this.map.set(key, c);
+    }
+    return c;
+  }
+}
+
+/** What a round trip to an authorization webhook came to (upstream's result label). */
+export type WebhookResult = 'success' | 'timeout' | 'error' | 'canceled';
+
+export class AuthorizationMetrics {
+  private readonly decisions: Children<CounterChild>;
+  private readonly evaluations: Children<CounterChild>;
+  private readonly durations: Children<HistogramChild>;
+  private readonly failOpens: Children<CounterChild>;
+
+  constructor(registry: MetricsRegistry) {
+    const decisions = registry.counter({
+      name: 'apiserver_authorization_decisions_total',
+      help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
+      stability: 'ALPHA',
+      labelNames: ['type', 'name', 'decision'],
+    });
+    const evaluations = registry.counter({
+      name: 'apiserver_authorization_webhook_evaluations_total',
+      help: 'Round-trips to authorization webhooks.',
+      stability: 'ALPHA',
+      labelNames: ['name', 'result'],
+    });
+    const durations = registry.histogram({
+      name: 'apiserver_authorization_webhook_duration_seconds',
+      help: 'Request latency in seconds.',
+      stability: 'ALPHA',
+      labelNames: ['name', 'result'],
+      buckets: DEFAULT_BUCKETS,
+    });
+    const failOpens = registry.counter({
+      name: 'apiserver_authorization_webhook_evaluations_fail_open_total',
+      help: 'NoOpinion results due to webhook timeout or error.',
+      stability: 'ALPHA',
+      labelNames: ['name', 'result'],
+    });
+    this.decisions = new Children((...v) => decisions.labels(...v));
+    this.evaluations = new Children((...v) => evaluations.labels(...v));
+    this.durations = new Children((...v) => durations.labels(...v));
+    this.failOpens = new Children((...v) => failOpens.labels(...v));
+  }
+
+  /**
+   * The authorizer with its allows and denies counted (no opinion is not terminal, so not
+   * counted). Keeps the rule listing of an authorizer that has one.
+   */
+  instrument(type: string, name: string, inner: Authorizer): Authorizer {
+    const allowed = this.decisions.get(type, name, 'allowed');
+    const denied = this.decisions.get(type, name, 'denied');
+    const count = (v: Verdict): Verdict => {
+      if (v.decision === 'allow') allowed.inc();
+      else if (v.decision === 'deny') denied.inc();
+      return v;
+    };
+    const authorize = (a: Attributes): Verdict | Promise<Verdict> => {
+      const v = inner.authorize(a);
+      return v instanceof Promise ? v.then(count) : count(v);
+    };
+    if (isRuleResolver(inner)) {
+      const resolver: Authorizer & RuleResolver = {
+        authorize,
+        rulesFor: (user, namespace) => inner.rulesFor(user, namespace),
+      };
+      return resolver;
+    }
+    return { authorize };
+  }
+
+  /** One round trip to the webhook named `name` (each retry is one). */
+  webhookRoundTrip(name: string, result: WebhookResult, seconds: number): void {
+    this.evaluations.get(name, result).inc();
+    this.durations.get(name, result).observe(seconds);
+  }
+
+  /** A webhook that failed answered no opinion (failure policy NoOpinion) rather than deny. */
+  webhookFailOpen(name: string, result: WebhookResult): void {
+    this.failOpens.get(name, result).inc();
+  }
+}
+
+/**
+ * The authorization filter's metrics (upstream's request filter records them for every request it
+ * authorizes): attempts and latency by result. The server's filter records into these.
+ */
+export class AuthorizationAttemptMetrics {
+  private readonly attempts: Children<CounterChild>;
+  private readonly latency: Children<HistogramChild>;
+
+  constructor(registry: MetricsRegistry) {
+    const attempts = registry.counter({
+      name: 'authorization_attempts_total',
+      help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
+      stability: 'ALPHA',
+      labelNames: ['result'],
+    });
+    const latency = registry.histogram({
+      name: 'authorization_duration_seconds',
+      help: 'Authorization duration in seconds broken out by result.',
+      stability: 'ALPHA',
+      labelNames: ['result'],
+      buckets: exponentialBuckets(0.001, 2, 15),
+    });
+    this.attempts = new Children((...v) => attempts.labels(...v));
+    this.latency = new Children((...v) => latency.labels(...v));
+  }
+
+  /** One authorization of a request: an allow wins over an error, as upstream classifies. */
+  record(v: Verdict, seconds: number): void {
+    const result =
+      v.decision === 'allow'
+        ? 'allowed'
+        : v.error !== undefined
+          ? 'error'
+          : v.decision === 'deny'
+            ? 'denied'
+            : 'no-opinion';
+    this.attempts.get(result).inc();
+    this.latency.get(result).observe(seconds);
+  }
+}
