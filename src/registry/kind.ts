@@ -1,5 +1,7 @@
 // A served kind, complete: its resource names, the strategy the generic store follows, its compiled
-// schema and its table columns. API groups under src/apis/ export these; the server is built from them.
+// schema and its table columns, and what upstream declares beside a type: its API lifecycle (a
+// deprecated version) and its declarative validation rules. API groups under src/apis/ export
+// these; the server is built from them.
 
 import type { TableColumn } from '../codec/table.ts';
 import type { FieldError } from '../machinery/field-errors.ts';
@@ -32,6 +34,43 @@ export interface KindDefinition {
    * conversions (converting-storage.ts).
    */
   storedAs?: StoredAs;
+  /**
+   * A deprecated version (upstream's prerelease-lifecycle tags, APILifecycleDeprecated and
+   * friends): its calls carry a Warning, audit annotations and the deprecated-APIs metric.
+   * Absent for a version nobody deprecated, which costs its requests nothing.
+   */
+  lifecycle?: ApiLifecycle;
+  /**
+   * Rules upstream moved to declarative validation (`+k8s:` tags) for this kind: run beside the
+   * strategy's hand-written validation and compared (registry/declarative-validation.ts).
+   */
+  declarativeValidation?: DeclarativeValidation;
+}
+
+/** A served version's place in upstream's API lifecycle, once it is deprecated. */
+export interface ApiLifecycle {
+  /** `major.minor` of the release that deprecated the version (`1.22`); later releases warn. */
+  deprecated: string;
+  /** `major.minor` of the release that stops serving it, when one is planned. */
+  removed?: string;
+  /** The kind to move to. */
+  replacement?: { group: string; version: string; kind: string };
+}
+
+/**
+ * A kind's declarative validation: the rules upstream generates from `+k8s:` tags for the fields
+ * it migrated, and which of the hand-written errors those rules stand for.
+ */
+export interface DeclarativeValidation {
+  /**
+   * The declarative rules' errors for an object written through `subresource` ('' for the
+   * resource itself); `old` is the stored object on update, undefined on create.
+   */
+  validate(obj: ApiObject, old: ApiObject | undefined, subresource: string): FieldError[];
+  /** Whether a hand-written error is one the rules cover (upstream's MarkCoveredByDeclarative). */
+  covers(err: FieldError): boolean;
+  /** Rewrites of declarative field paths before they are compared (upstream's normalization rules). */
+  normalization?: readonly { pattern: RegExp; replacement: string }[];
 }
 
 /** Where and in which shape a kind's objects are stored, when that is another resource's. */

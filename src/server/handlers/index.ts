@@ -1,8 +1,10 @@
 // Resource handlers, one file per verb, and the table that picks one for a request's verb. Handlers
-// call the registry, never storage.
+// call the registry, never storage. A call routed to a deprecated version is marked here, before
+// its handler runs (deprecation.ts).
 
 import { methodNotSupported } from '../../machinery/status.ts';
 import type { RequestContext } from '../context.ts';
+import { deprecationSignalOf, signalDeprecatedCall } from '../deprecation.ts';
 import { handleAction } from './action.ts';
 import { createHandler } from './create.ts';
 import { deleteHandler } from './delete.ts';
@@ -42,5 +44,16 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv, t: Ta
   const allowed =
     t.subresource === '' ? r.verbs.includes(verb) : (r.subresources[t.subresource] ?? []).includes(verb);
   if (handler === undefined || !allowed) throw methodNotSupported(t.served.store.groupResource, verb);
+  // Only the resource and sub-resources in its own shape (status): views and actions are other
+  // kinds, whose versions upstream judges on their own.
+  if (t.served.kind.lifecycle !== undefined) markIfDeprecated(ctx, env, t);
   await handler(ctx, env, t);
+}
+
+function markIfDeprecated(ctx: RequestContext, env: HandlerEnv, t: Target): void {
+  const signal = deprecationSignalOf(t.served.kind);
+  if (signal === undefined) return;
+  const r = t.served.kind.resource;
+  const endpoint = { group: r.group, version: r.version, resource: r.resource, subresource: t.subresource };
+  signalDeprecatedCall(ctx, signal, env.profile, endpoint, env.metrics);
 }
