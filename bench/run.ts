@@ -1,9 +1,10 @@
 // Bench entry point: `npm run bench -- <scenario…> [--backend sqlite|etcd3|both] [--quick]
 // [--kubeconfig FILE] [--protocol http1|http2] [--encoding json|protobuf] [--server-pid N]
 // [--auth KIND,…|all]`, or
-// `npm run bench -- report`.
+// `npm run bench -- report`, or `npm run bench -- charts`.
 // Each scenario run leaves a JSON file in bench/results/ and prints a Markdown table; `report`
-// joins the latest result of every scenario into bench/REPORT.md.
+// joins the latest result of every scenario into bench/REPORT.md, with a latency chart per table
+// in bench/charts/; `charts` draws the charts of REPORT.md as it stands, leaving it untouched.
 
 import { fileURLToPath } from 'node:url';
 import { observabilityScenario } from './api/observability.ts';
@@ -15,7 +16,7 @@ import { stallsScenario } from './codec/request-stalls.ts';
 import { controllersScenario } from './controllers/index.ts';
 import { parseBenchArgs, UsageError } from './lib/args.ts';
 import { describeMachine, formatMachine } from './lib/machine.ts';
-import { writeReport } from './lib/report.ts';
+import { writeReport, writeStandingCharts } from './lib/report.ts';
 import { writeResult } from './lib/results.ts';
 import type { Scenario } from './lib/scenario.ts';
 import { startupScenario } from './startup/index.ts';
@@ -49,6 +50,7 @@ function usage(): string {
     '                        [--kubeconfig FILE] [--protocol http1|http2] [--encoding json|protobuf]',
     '                        [--server-pid N] [--auth cert,static-token,sa-token,oidc-token|all]',
     '       npm run bench -- report',
+    '       npm run bench -- charts   (bench/charts/*.svg from REPORT.md as it stands)',
     '',
     'scenarios:',
     names,
@@ -75,6 +77,12 @@ async function main(argv: string[]): Promise<number> {
   if (args.scenarios.length === 1 && args.scenarios[0] === 'report') {
     const path = writeReport(RESULTS_DIR, REPORT_PATH);
     console.log(`Wrote ${path}`);
+    return 0;
+  }
+  if (args.scenarios.length === 1 && args.scenarios[0] === 'charts') {
+    for (const { heading, links } of writeStandingCharts(REPORT_PATH)) {
+      console.log(`${heading}\n${links.join('\n')}\n`);
+    }
     return 0;
   }
   const byName = new Map(SCENARIOS.map((s) => [s.name, s]));

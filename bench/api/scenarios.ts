@@ -176,6 +176,7 @@ async function load(t: Target, ctx: ScenarioContext, jobs: Job[]): Promise<JobRe
 interface Throughput {
   perSecond: Summary;
   p50: Summary;
+  p90: Summary;
   p99: Summary;
   failed: number;
 }
@@ -184,6 +185,7 @@ function throughput(runs: JobResult[]): Throughput {
   return {
     perSecond: summarize(runs.map((r) => (r.ok / r.elapsedMs) * 1000)),
     p50: summarize(runs.map((r) => percentile(r.latencies, 50))),
+    p90: summarize(runs.map((r) => percentile(r.latencies, 90))),
     p99: summarize(runs.map((r) => percentile(r.latencies, 99))),
     failed: runs.reduce((a, r) => a + r.failed, 0),
   };
@@ -194,15 +196,16 @@ const throughputRow = (label: string, what: string, x: Throughput) => [
   what,
   formatSummary(x.perSecond),
   formatSummary(x.p50, ' ms'),
+  formatSummary(x.p90, ' ms'),
   formatSummary(x.p99, ' ms'),
   String(x.failed),
 ];
 
 function throughputTable(rows: string[][], ctx: ScenarioContext): string {
   return `${renderTable({
-    headers: ['server', 'case', 'ops/s', 'p50', 'p99', 'failed'],
+    headers: ['server', 'case', 'ops/s', 'p50', 'p90', 'p99', 'failed'],
     rows,
-    align: ['left', 'left', 'right', 'right', 'right', 'right'],
+    align: ['left', 'left', 'right', 'right', 'right', 'right', 'right'],
   })}\n\nMedian (min–max) of ${ctx.quick ? QUICK.runs : FULL.runs} runs over ${ctx.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1 keep-alive'}; load from ${WORKERS} worker threads. ${LOAD_NOTE}\n`;
 }
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { latestResults, renderReport } from './report.ts';
+import { latestResults, renderReport, writeReport, writeStandingCharts } from './report.ts';
 import { writeResult } from './results.ts';
 
 const machine = {
@@ -116,6 +116,39 @@ describe('report', () => {
       assert.ok(!text.includes('| list old |'));
       assert.ok(text.indexOf('## create') < text.indexOf('## list'));
       assert.equal(renderReport(latestResults(dir), text), text, 'regenerating changes nothing');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('draws a chart per latency table into charts/ and links it under the table', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      const table = '| server | p50 | p99 |\n| --- | ---: | ---: |\n| ours | 14 ms | 43 ms |';
+      writeResult(join(dir, 'results'), 'get', new Date('2026-01-05T00:00:00.000Z'), {
+        scenario: 'get',
+        startedAt: '2026-01-05T00:00:00.000Z',
+        options: { backends: ['sqlite'], quick: false, protocol: 'http1' },
+        machine,
+        markdown: `${table}\n\nNotes.\n`,
+      });
+      const reportPath = join(dir, 'REPORT.md');
+      writeReport(join(dir, 'results'), reportPath);
+      const text = readFileSync(reportPath, 'utf8');
+      assert.ok(text.includes(`${table}\n\n![get: latency p50/p99 (ms)](charts/get.svg)\n\nNotes.`), text);
+      assert.deepEqual(readdirSync(join(dir, 'charts')), ['get.svg']);
+      assert.match(readFileSync(join(dir, 'charts', 'get.svg'), 'utf8'), /class="bar"/);
+      assert.equal(
+        renderReport(latestResults(join(dir, 'results')), text),
+        text,
+        'regenerating changes nothing',
+      );
+      rmSync(join(dir, 'charts'), { recursive: true });
+      assert.deepEqual(writeStandingCharts(reportPath), [
+        { heading: '## get', links: ['![get: latency p50/p99 (ms)](charts/get.svg)'] },
+      ]);
+      assert.equal(readFileSync(reportPath, 'utf8'), text, 'the standing report is left as it is');
+      assert.deepEqual(readdirSync(join(dir, 'charts')), ['get.svg']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

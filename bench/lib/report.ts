@@ -1,8 +1,10 @@
 // bench/REPORT.md: the latest result of every scenario, one section each, with the machine, the
-// options and the date it ran, so the committed report says exactly what was measured.
+// options and the date it ran, so the committed report says exactly what was measured. Each
+// latency table gets a bar chart (bench/charts/<section>.svg, latency-charts.ts) linked below it.
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type SectionChart, sectionCharts, withChartLinks } from './latency-charts.ts';
 import { formatMachine, type MachineInfo } from './machine.ts';
 
 interface StoredResult {
@@ -65,6 +67,17 @@ function variantOf(r: StoredResult): string {
  * the others' figures, each still dated by its own "Ran" line.
  */
 export function renderReport(results: StoredResult[], previous = ''): string {
+  return renderReportWithCharts(results, previous).text;
+}
+
+/**
+ * renderReport's text, with a chart linked under each latency table of the sections it renders
+ * from results (kept sections keep whatever links they have), and the charts of every section.
+ */
+export function renderReportWithCharts(
+  results: StoredResult[],
+  previous = '',
+): { text: string; charts: SectionChart[] } {
   const sections = new Map<string, string>();
   for (const [heading, text] of sectionsOf(previous)) sections.set(heading, text);
   for (const r of results) {
@@ -73,6 +86,7 @@ export function renderReport(results: StoredResult[], previous = ''): string {
       ? 'a server named by --kubeconfig'
       : `ours, backends: ${(o.backends ?? []).join(', ')}`;
     const heading = variantOf(r) === '' ? `## ${r.scenario}` : `## ${r.scenario} (${variantOf(r)})`;
+    const { markdown } = withChartLinks(heading, (r.markdown ?? '').trim());
     sections.set(
       heading,
       [
@@ -80,12 +94,13 @@ export function renderReport(results: StoredResult[], previous = ''): string {
         '',
         `Ran ${r.startedAt} on ${formatMachine(r.machine)}; ${target}; ${o.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1'}.`,
         '',
-        (r.markdown ?? '').trim(),
+        markdown,
         '',
       ].join('\n'),
     );
   }
-  return [
+  const charts = [...sections.entries()].flatMap(([heading, text]) => sectionCharts(heading, text));
+  const text = [
     '# Benchmark report',
     '',
     'The latest full run of each scenario (`npm run bench -- <scenario…>`, then `npm run bench -- report`).',
@@ -94,6 +109,7 @@ export function renderReport(results: StoredResult[], previous = ''): string {
     '',
     ...[...sections.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, text]) => text),
   ].join('\n');
+  return { text, charts };
 }
 
 /** A report's sections by heading line, each with its text up to the next heading. */
@@ -114,6 +130,33 @@ export function writeReport(resultsDir: string, reportPath: string): string {
   } catch {
     // No report yet: every section comes from the results.
   }
-  writeFileSync(reportPath, renderReport(latestResults(resultsDir), previous));
+  const { text, charts } = renderReportWithCharts(latestResults(resultsDir), previous);
+  writeCharts(join(dirname(reportPath), 'charts'), charts);
+  writeFileSync(reportPath, text);
   return reportPath;
+}
+
+export function writeCharts(dir: string, charts: SectionChart[]): void {
+  if (charts.length === 0) return;
+  mkdirSync(dir, { recursive: true });
+  for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
+}
+
+/**
+ * The charts of the report as it stands, written to its charts folder without touching the report
+ * (`npm run bench -- charts`): for sections written or edited by hand. Returns each section's
+ * image lines, for pasting under its tables.
+ */
+export function writeStandingCharts(reportPath: string): { heading: string; links: string[] }[] {
+  const report = readFileSync(reportPath, 'utf8');
+  const out: { heading: string; links: string[] }[] = [];
+  const all: SectionChart[] = [];
+  for (const [heading, text] of sectionsOf(report)) {
+    const charts = sectionCharts(heading, text);
+    if (charts.length === 0) continue;
+    all.push(...charts);
+    out.push({ heading, links: charts.map((c) => c.link) });
+  }
+  writeCharts(join(dirname(reportPath), 'charts'), all);
+  return out;
 }
