@@ -27,6 +27,7 @@ import type {
   WatchOptions,
   WatchStream,
 } from '../interface.ts';
+import type { WatchCacheHooks } from '../metrics/cache-metrics.ts';
 import { storageKeyOf } from '../value-codec.ts';
 import { prefixEnd, selectedEventType, WatchQueue } from '../watch-queue.ts';
 import { Entry } from './entry.ts';
@@ -56,6 +57,8 @@ export interface CacheOptions {
    * (the ListFromCacheSnapshot gate); 0 sends paged lists to the backend. Default 75 seconds.
    */
   snapshotTtlMs?: number;
+  /** Hears of the cache's start and of each object and event (the watch cache metrics). */
+  metrics?: WatchCacheHooks;
 }
 
 /** A collection as of one revision, for the pages of one paged list. */
@@ -192,6 +195,7 @@ export class CachedStorage implements Storage {
   /** By `${revision} ${prefix}`. */
   private readonly snapshots = new Map<string, Snapshot>();
   private ready: Promise<void>;
+  private readonly metrics: WatchCacheHooks | undefined;
 
   constructor(
     private readonly backend: Storage,
@@ -203,6 +207,8 @@ export class CachedStorage implements Storage {
     this.snapshotTtlMs = opts.snapshotTtlMs ?? 75_000;
     this.backlog = opts.watcherBacklog ?? 10_000;
     this.bookmarkFrequencyMs = opts.bookmarkFrequencyMs ?? BOOKMARK_FREQUENCY_MS;
+    this.metrics = opts.metrics;
+    this.metrics?.attach(() => this.revision);
     this.ready = this.start();
     this.progressTimer = setInterval(() => {
       this.notifyProgress();
@@ -214,10 +220,12 @@ export class CachedStorage implements Storage {
 
   /** Lists everything once, then follows the backend from that revision. */
   private async start(): Promise<void> {
+    this.metrics?.starting();
     const list = await this.backend.list('');
     for (const obj of list.items) this.put(obj);
     this.revision = list.revision;
     this.windowStart = list.revision;
+    this.metrics?.initialized();
     this.follow(list.revision);
   }
 
@@ -247,7 +255,9 @@ export class CachedStorage implements Storage {
   }
 
   private put(obj: ApiObject): void {
-    this.objects.set(keyOf(obj), this.entryOf(obj));
+    const key = keyOf(obj);
+    this.objects.set(key, this.entryOf(obj));
+    this.metrics?.loaded(key);
   }
 
   /** Namespaces' names, one string each for every entry's view. */
@@ -299,6 +309,7 @@ export class CachedStorage implements Storage {
       delivery: undefined,
     };
     this.history.push(event);
+    this.metrics?.event(key);
     const next = this.historyBase + this.history.length;
     if (this.live.size > 0 || this.parked.size > 0) {
       // One decoded-on-demand object, and one event per type, for every watcher of this change.

@@ -8,6 +8,7 @@ import { Members, type Transport } from './members.ts';
 import {
   decodeHeaderOnly,
   decodeRangeResponse,
+  decodeStatusDbSize,
   decodeStatusTerm,
   decodeTxnResponse,
   encodeCompact,
@@ -68,6 +69,11 @@ export class EtcdClient {
   /** A member's raft term. */
   async status(): Promise<number> {
     return decodeStatusTerm(await this.unary(STATUS, STATUS_REQUEST));
+  }
+
+  /** The size of a member's database, as its status reports it. */
+  async dbSize(): Promise<number> {
+    return decodeStatusDbSize(await this.unary(STATUS, STATUS_REQUEST));
   }
 
   /** A Watch stream on the next member; `handlers` hear its answers and its end. */

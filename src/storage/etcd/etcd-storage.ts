@@ -503,6 +503,12 @@ export class EtcdStorage implements Storage {
     }
   }
 
+  /** The database's size as the member that answers reports it (for the storage size metric). */
+  async dbSizeBytes(): Promise<number> {
+    this.assertOpen();
+    return this.client.dbSize();
+  }
+
   async compact(revision: Revision): Promise<void> {
     this.assertOpen();
     const target = Math.min(revision, await this.currentRevision());

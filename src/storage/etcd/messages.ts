@@ -334,6 +334,17 @@ export function decodeStatusTerm(buf: Buffer): number {
   return term;
 }
 
+/** StatusResponse's dbSize (its field 3): bytes the member's backend database takes. */
+export function decodeStatusDbSize(buf: Buffer): number {
+  const r = new Reader(buf);
+  let size = 0;
+  for (let f = r.next(); f !== 0; f = r.next()) {
+    if (f === 3) size = r.varint();
+    else r.skip();
+  }
+  return size;
+}
+
 export function decodeTxnResponse(buf: Buffer): TxnResponse {
   const r = new Reader(buf);
   const out: TxnResponse = { header: NO_HEADER, succeeded: false, responses: [] };

@@ -1,0 +1,130 @@
+// The watch cache's metrics as kube-apiserver 1.35 names them (k8s.io/apiserver's
+// storage/cacher/metrics), by group and resource. Upstream runs one cache per resource; ours is
+// one cache for all, so each event's resource is read from its key (resource-of.ts). A resource
+// counts as initialized when the cache has listed it: at the cache's (re)start for the resources it
+// held then, and when its first object arrives for the others.
+
+import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
+import type { GroupResource, ResourceOfKey } from './resource-of.ts';
+import { type CounterRecord, SeriesCounter } from './series.ts';
+
+const GR_LABELS = ['group', 'resource'] as const;
+
+interface CacheSeries {
+  received: CounterRecord;
+  dispatched: CounterRecord;
+}
+
+/** What the watch cache calls; every method is cheap enough to run per event. */
+export interface WatchCacheHooks {
+  /** The cache's revision, read at scrape time. */
+  attach(revision: () => number): void;
+  /** The cache starts (or restarts) from a fresh list of everything. */
+  starting(): void;
+  /** An object the cache loaded from that list. */
+  loaded(key: string): void;
+  /** The initial list is in: every resource loaded so far is initialized. */
+  initialized(): void;
+  /** A change the cache took from its feed and handed to its watchers. */
+  event(key: string): void;
+}
+
+export class WatchCacheMetrics implements WatchCacheHooks {
+  private readonly received: SeriesCounter;
+  private readonly dispatched: SeriesCounter;
+  private readonly initCounter: SeriesCounter;
+  private readonly byResource = new Map<GroupResource, CacheSeries>();
+  private readonly initCounts = new Map<GroupResource, CounterRecord>();
+  private revision: () => number = () => 0;
+  private ready = false;
+
+  constructor(
+    registry: MetricsRegistry,
+    private readonly resources: ResourceOfKey,
+  ) {
+    this.received = new SeriesCounter(
+      {
+        name: 'apiserver_watch_cache_events_received_total',
+        help: 'Counter of events received in watch cache broken by resource type.',
+        labelNames: GR_LABELS,
+      },
+      registry,
+    );
+    this.dispatched = new SeriesCounter(
+      {
+        name: 'apiserver_watch_cache_events_dispatched_total',
+        help: 'Counter of events dispatched in watch cache broken by resource type.',
+        labelNames: GR_LABELS,
+      },
+      registry,
+    );
+    this.initCounter = new SeriesCounter(
+      {
+        name: 'apiserver_watch_cache_initializations_total',
+        help: 'Counter of watch cache initializations broken by resource type.',
+        labelNames: GR_LABELS,
+      },
+      registry,
+    );
+    const metrics = this;
+    registry.gauge({
+      name: 'apiserver_watch_cache_resource_version',
+      help: 'Current resource version of watch cache broken by resource type.',
+      labelNames: GR_LABELS,
+      // One revision for every resource: the cache follows them all in one feed.
+      collect() {
+        const rv = metrics.revision();
+        for (const gr of metrics.byResource.keys()) this.set({ group: gr.group, resource: gr.resource }, rv);
+      },
+    });
+  }
+
+  attach(revision: () => number): void {
+    this.revision = revision;
+  }
+
+  private seriesOf(gr: GroupResource): CacheSeries {
+    let s = this.byResource.get(gr);
+    if (s === undefined) {
+      s = {
+        received: this.received.series(gr.group, gr.resource),
+        dispatched: this.dispatched.series(gr.group, gr.resource),
+      };
+      this.byResource.set(gr, s);
+      // A resource first seen after the cache started is initialized as its first object arrives.
+      if (this.ready) this.initialize(gr);
+    }
+    return s;
+  }
+
+  private initialize(gr: GroupResource): void {
+    let c = this.initCounts.get(gr);
+    if (c === undefined) {
+      c = this.initCounter.series(gr.group, gr.resource);
+      this.initCounts.set(gr, c);
+    }
+    c.value++;
+  }
+
+  starting(): void {
+    this.ready = false;
+  }
+
+  loaded(key: string): void {
+    const gr = this.resources.of(key);
+    if (gr.resource !== '') this.seriesOf(gr);
+  }
+
+  initialized(): void {
+    this.ready = true;
+    for (const gr of this.byResource.keys()) this.initialize(gr);
+  }
+
+  event(key: string): void {
+    const gr = this.resources.of(key);
+    if (gr.resource === '') return;
+    const s = this.seriesOf(gr);
+    s.received.value++;
+    s.dispatched.value++;
+  }
+}
