@@ -5,6 +5,10 @@ export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
   APIResponseCompression: true,
   // Alpha: CBOR request and response bodies (application/cbor, cbor-seq watches, apply-patch+cbor).
   CBORServingAndStorage: false,
+  // Beta since 1.33: declarative validation runs beside the hand-written rules it covers and the
+  // two are compared (mismatches counted); Takeover makes the declarative errors the answer.
+  DeclarativeValidation: true,
+  DeclarativeValidationTakeover: false,
   // Beta and on since 1.35: the workload controllers report status.terminatingReplicas.
   DeploymentReplicaSetTerminatingReplicas: true,
   ListFromCacheSnapshot: true,
