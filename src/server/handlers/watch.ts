@@ -16,6 +16,7 @@ import { chunkedSocketSink } from './chunked-socket-sink.ts';
 import { codecsOf, type ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
 import { partialMetadata } from './output.ts';
+import { watchEventMetrics } from './watch-metrics.ts';
 import { WatchWriter } from './watch-writer.ts';
 
 /**
@@ -170,6 +171,13 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
   let reached = p.revision ?? 0;
   // HTTP/1.1 streams are framed by the writer and written straight to their socket.
   const out = new WatchWriter(chunkedSocketSink(ctx.res) ?? ctx.res, undefined, env.watchBudget);
+  // Found once per watch: each event then adds to its records (upstream counts what it writes).
+  const recorded =
+    env.metrics === undefined ? undefined : watchEventMetrics(env.metrics).of(r.group, r.version, r.resource);
+  const send = (chunk: string | Buffer): void => {
+    out.push(chunk);
+    recorded?.record(chunk);
+  };
   // Past its budget the watch ends at once: its unsent bytes go with its connection (HTTP/1.1,
   // reset) or stream (HTTP/2), and its client watches again from the last event it read.
   out.onOverflow = () => {
@@ -187,7 +195,7 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
       watch.stop();
       return false;
     }
-    out.push(render(ev));
+    send(render(ev));
     if (ev.type !== 'ERROR') {
       const revision = ev.revision ?? Number(ev.object.metadata?.resourceVersion ?? 0);
       reached = Math.max(reached, revision);
@@ -210,7 +218,7 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
     if (failure !== undefined) throw failure;
     if (timedOut && p.allowBookmarks && reached > 0 && !ctx.res.writableEnded) {
       const bookmark = { kind: r.kind, apiVersion, metadata: { resourceVersion: String(reached) } };
-      out.push(render({ type: 'BOOKMARK', object: bookmark }));
+      send(render({ type: 'BOOKMARK', object: bookmark }));
     }
     out.flush();
   } finally {
