@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { type ClientRequest, request } from 'node:https';
+import type { ClientRequest } from 'node:http';
+import { request } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseExposition, sampleValue } from '../../storage/testing/exposition.ts';
