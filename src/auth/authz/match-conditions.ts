@@ -72,7 +72,8 @@ export function compileMatchCondition(
   return { ok: true, program: r.program };
 }
 
-export type MatchResult = { matches: boolean } | { error: string };
+/** `erred`: a condition failed to evaluate before another excluded the request (counted as an error). */
+export type MatchResult = { matches: boolean; erred?: true } | { error: string };
 
 /** Evaluates compiled conditions against a v1 SubjectAccessReview spec, as upstream's matcher. */
 export function evaluateMatchConditions(
@@ -93,7 +94,7 @@ export function evaluateMatchConditions(
       );
       continue;
     }
-    if (!r.value) return { matches: false };
+    if (!r.value) return errors.length > 0 ? { matches: false, erred: true } : { matches: false };
   }
   if (errors.length === 1) return { error: errors[0] };
   if (errors.length > 1) return { error: `[${errors.join(', ')}]` };

@@ -171,6 +171,48 @@ describe('authorization metrics', () => {
     assert.deepEqual(series(e, DECISIONS), ['{decision="denied",name="strict",type="Webhook"} 1']);
   });
 
+  it('times match conditions, and counts their errors and the requests they exclude', async () => {
+    const registry = new MetricsRegistry();
+    const path = join(dir, 'conditions.yaml');
+    writeFileSync(
+      path,
+      file([
+        ...webhookEntry('gated', 'NoOpinion'),
+        '    matchConditions:',
+        `    - expression: "request.user != 'skipme'"`,
+        `    - expression: "request.user == 'oops' ? request.extra['nope'].size() > 0 : true"`,
+      ]),
+    );
+    const a = buildAuthorization({ configFile: path, metrics: registry, reloadIntervalMs: 3_600_000 });
+    try {
+      assert.equal((await a.authorizer.authorize(attrs('alice'))).decision, 'allow');
+      assert.equal((await a.authorizer.authorize(attrs('skipme'))).decision, 'noOpinion');
+      const oops = await a.authorizer.authorize(attrs('oops'));
+      assert.equal(oops.decision, 'noOpinion');
+      assert.ok(oops.error !== undefined);
+    } finally {
+      a.close();
+    }
+    const e = parseExposition(await registry.metrics());
+    assert.deepEqual(series(e, 'apiserver_authorization_match_condition_evaluation_seconds_count'), [
+      '{name="gated",type="Webhook"} 3',
+    ]);
+    assert.deepEqual(series(e, 'apiserver_authorization_match_condition_exclusions_total'), [
+      '{name="gated",type="Webhook"} 1',
+    ]);
+    assert.deepEqual(series(e, 'apiserver_authorization_match_condition_evaluation_errors_total'), [
+      '{name="gated",type="Webhook"} 1',
+    ]);
+    // Only alice reached the webhook.
+    assert.deepEqual(series(e, 'apiserver_authorization_webhook_evaluations_total'), [
+      '{name="gated",result="success"} 1',
+    ]);
+    assert.equal(
+      e.help.get('apiserver_authorization_match_condition_evaluation_seconds'),
+      '[ALPHA] Authorization match condition evaluation time in seconds, split by authorizer type and name.',
+    );
+  });
+
   it('counts reloads of --authorization-config by status and server identity hash, and names the file in force', async () => {
     const registry = new MetricsRegistry();
     const path = join(dir, 'reload.yaml');

@@ -1,7 +1,7 @@
 // Authorization metrics under upstream's names: terminal decisions of each configured authorizer
 // (by its type and name: the AuthorizationConfiguration's, or for --authorization-mode the mode
-// and its lower-cased name, `default` for the webhook), the authorization webhooks' round trips
-// and fail-opens, and the request filter's attempts and latency. Series are made once per label
+// and its lower-cased name, `default` for the webhook), the authorization webhooks' round trips,
+// fail-opens and match conditions, and the request filter's attempts and latency. Series are made once per label
 // combination and kept: decisions are counted on every request.
 
 import type { Counter, Histogram } from 'prom-client';
@@ -38,6 +38,9 @@ export class AuthorizationMetrics {
   private readonly evaluations: Children<CounterChild>;
   private readonly durations: Children<HistogramChild>;
   private readonly failOpens: Children<CounterChild>;
+  private readonly matchErrors: Children<CounterChild>;
+  private readonly matchExclusions: Children<CounterChild>;
+  private readonly matchSeconds: Children<HistogramChild>;
 
   constructor(registry: MetricsRegistry) {
     const decisions = registry.counter({
@@ -65,6 +68,28 @@ export class AuthorizationMetrics {
       stability: 'ALPHA',
       labelNames: ['name', 'result'],
     });
+    const matchErrors = registry.counter({
+      name: 'apiserver_authorization_match_condition_evaluation_errors_total',
+      help: 'Total number of errors when an authorization webhook encounters a match condition error split by authorizer type and name.',
+      stability: 'ALPHA',
+      labelNames: ['type', 'name'],
+    });
+    const matchExclusions = registry.counter({
+      name: 'apiserver_authorization_match_condition_exclusions_total',
+      help: 'Total number of exclusions when an authorization webhook is skipped because match conditions exclude it.',
+      stability: 'ALPHA',
+      labelNames: ['type', 'name'],
+    });
+    const matchSeconds = registry.histogram({
+      name: 'apiserver_authorization_match_condition_evaluation_seconds',
+      help: 'Authorization match condition evaluation time in seconds, split by authorizer type and name.',
+      stability: 'ALPHA',
+      labelNames: ['type', 'name'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25],
+    });
+    this.matchErrors = new Children((...v) => matchErrors.labels(...v));
+    this.matchExclusions = new Children((...v) => matchExclusions.labels(...v));
+    this.matchSeconds = new Children((...v) => matchSeconds.labels(...v));
     this.decisions = new Children((...v) => decisions.labels(...v));
     this.evaluations = new Children((...v) => evaluations.labels(...v));
     this.durations = new Children((...v) => durations.labels(...v));
@@ -101,6 +126,21 @@ export class AuthorizationMetrics {
   webhookRoundTrip(name: string, result: WebhookResult, seconds: number): void {
     this.evaluations.get(name, result).inc();
     this.durations.get(name, result).observe(seconds);
+  }
+
+  /** One evaluation of a webhook's match conditions (only webhooks have them). */
+  matchConditionEvaluation(name: string, seconds: number): void {
+    this.matchSeconds.get('Webhook', name).observe(seconds);
+  }
+
+  /** A match condition failed to evaluate. */
+  matchConditionError(name: string): void {
+    this.matchErrors.get('Webhook', name).inc();
+  }
+
+  /** A match condition was false: the webhook was not called. */
+  matchConditionExclusion(name: string): void {
+    this.matchExclusions.get('Webhook', name).inc();
   }
 
   /** A webhook that failed answered no opinion (failure policy NoOpinion) rather than deny. */

@@ -191,7 +191,15 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
     const spec = subjectAccessReviewSpec(a);
     const conditions = this.opts.matchConditions ?? [];
     if (conditions.length > 0) {
+      const metrics = this.opts.metrics;
+      const started = metrics === undefined ? 0 : performance.now();
       const m = evaluateMatchConditions(conditions, celRequest(a, spec));
+      if (metrics !== undefined) {
+        const name = this.opts.name ?? '';
+        metrics.matchConditionEvaluation(name, (performance.now() - started) / 1000);
+        if ('error' in m || m.erred === true) metrics.matchConditionError(name);
+        if (!('error' in m) && !m.matches) metrics.matchConditionExclusion(name);
+      }
       if ('error' in m) return this.onError(m.error);
       if (!m.matches) return { decision: 'noOpinion', reason: '' };
     }
