@@ -52,7 +52,14 @@ export class ObjectCounter {
 
   private countOne(root: string, gr: GroupResource): void {
     if (this.closed) return;
-    const run = this.opts.count(`${root}/`, gr).then(
+    let counted: Promise<number>;
+    try {
+      counted = this.opts.count(`${root}/`, gr);
+    } catch (err) {
+      // A backend that fails before answering fails the count, not its caller (a request).
+      counted = Promise.reject(err);
+    }
+    const run = counted.then(
       (n) => {
         if (!this.closed) this.opts.set(gr, n);
       },

@@ -30,6 +30,7 @@ export class ResourceOfKey {
     if (known !== undefined && known.group === gr.group && known.resource === gr.resource) return;
     const frozen = Object.freeze({ group: gr.group, resource: gr.resource });
     this.byRoot.set(root, frozen);
+    if (this.lastRoot === root) this.lastRoot = '';
     this.onNew?.(root, frozen);
   }
 
@@ -44,8 +45,24 @@ export class ResourceOfKey {
     return end2 < 0 ? key : key.slice(0, end2);
   }
 
+  /** The last root answered: requests come in runs on one resource, and matching it allocates nothing. */
+  private lastRoot = '';
+  private lastResource: GroupResource = NO_RESOURCE;
+
   /** The group and resource of a key or prefix. */
   of(key: string): GroupResource {
+    const last = this.lastRoot;
+    if (
+      last !== '' &&
+      key.startsWith(last) &&
+      (key.length === last.length || key.charCodeAt(last.length) === 47) /* '/' */
+    ) {
+      return this.lastResource;
+    }
+    return this.lookup(key);
+  }
+
+  private lookup(key: string): GroupResource {
     const root = this.rootOf(key);
     if (root === '') return NO_RESOURCE;
     let gr = this.byRoot.get(root);
@@ -60,6 +77,8 @@ export class ResourceOfKey {
       this.byRoot.set(root, gr);
       this.onNew?.(root, gr);
     }
+    this.lastRoot = root;
+    this.lastResource = gr;
     return gr;
   }
 
