@@ -3,6 +3,8 @@
 // one (testing/deprecated-kind.ts), and nothing at all for the current one.
 
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http2 from 'node:http2';
 import { after, before, describe, it } from 'node:test';
 import { MetricsRegistry } from '../machinery/metrics/index.ts';
 import {
@@ -31,6 +33,8 @@ import {
 } from './testing/deprecated-kind.ts';
 
 const WARNING = `299 - "${WIDGET_GROUP}/v1beta1 Widget is deprecated in v1.33+, unavailable in v1.36+; use ${WIDGET_GROUP}/v1 Widget"`;
+/** The watch handler writes its headers without the request's warnings yet (handlers/watch.ts). */
+const WATCH_TODO = 'needs the watch handler to send ctx.warnings with its headers';
 const HELP =
   '# HELP apiserver_requested_deprecated_apis [STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.';
 
@@ -219,6 +223,23 @@ describe('calls to a deprecated version', () => {
       `apiserver_requested_deprecated_apis{group="${WIDGET_GROUP}",version="v1beta1",resource="widgets",subresource="",removed_release="1.36"} 1`,
       `apiserver_requested_deprecated_apis{group="${WIDGET_GROUP}",version="v1beta1",resource="widgets",subresource="status",removed_release="1.36"} 1`,
     ]);
+  });
+
+  it('a watch carries the warning with its headers', { todo: WATCH_TODO }, async () => {
+    const path = `${base}/v1beta1/namespaces/default/widgets?watch=1`;
+    const session = http2.connect(server.url);
+    try {
+      const req = session.request({ ':method': 'GET', ':path': path });
+      const [headers] = (await once(req, 'response')) as [http2.IncomingHttpHeaders];
+      assert.equal(headers[':status'], 200);
+      assert.equal(headers.warning, WARNING);
+    } finally {
+      session.destroy();
+    }
+    assert.deepEqual(contextOf('GET', path)?.auditAnnotations, {
+      'platform.io/deprecated': 'true',
+      'platform.io/removed-release': '1.36',
+    });
   });
 
   it('a verb the endpoint does not serve is answered 405 without a warning', async () => {

@@ -1,8 +1,9 @@
 // Test support for deprecated API versions: a Widget kind served as a deprecated v1beta1 (with a
 // status sub-resource), a v1 nobody deprecated and a v1beta2 whose deprecation release is still to
 // come, and a small in-process server over any kinds (plain HTTP/2, no authentication, no
-// admission) with the server's routing, handlers and /metrics. None of the built-in versions is
-// deprecated in 1.35, and the full server takes no extra kinds, hence this. Imported by tests only.
+// admission) with the server's routing, handlers, declarative validation and /metrics. No
+// built-in version is deprecated in 1.35 and the full server takes no extra kinds, hence this.
+// Imported by tests only.
 
 import { once } from 'node:events';
 import http2, { type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
@@ -11,6 +12,7 @@ import { AdmissionChain } from '../../admission/chain.ts';
 import { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names.ts';
 import { groupName, namingProfile, UPSTREAM_ALIASES } from '../../naming/profile.ts';
+import { withDeclarativeValidation } from '../../registry/declarative-validation.ts';
 import type { ApiLifecycle, KindDefinition } from '../../registry/kind.ts';
 import { STANDARD_VERBS } from '../../registry/resource.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
@@ -108,13 +110,19 @@ export interface KindsServer {
 /** Serves `kinds` on 127.0.0.1 (a free port) over cleartext HTTP/2 with the server's routes. */
 export async function startKindsServer(
   kinds: KindDefinition[],
-  opts: { featureGates?: Record<string, boolean> } = {},
+  opts: { featureGates?: Record<string, boolean>; log?: (line: string) => void } = {},
 ): Promise<KindsServer> {
   const profile = namingProfile('spec');
   const storage = openSqliteStorage({ path: ':memory:' });
-  const served = new ServedResources(kinds, storage, profile);
   const metrics = new MetricsRegistry();
   const gate = featureGates(opts.featureGates);
+  // As the server prepares its kinds: declarative validation compares where a kind declares rules.
+  const log = opts.log ?? (() => {});
+  const served = new ServedResources(
+    withDeclarativeValidation(kinds, { gate, metrics, log }),
+    storage,
+    profile,
+  );
   const env: HandlerEnv = {
     profile,
     metaGroups: [groupName(profile, 'meta'), UPSTREAM_ALIASES.metaGroup],
