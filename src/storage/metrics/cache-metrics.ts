@@ -1,4 +1,4 @@
-// The watch cache's metrics as kube-apiserver 1.35 names them (k8s.io/apiserver's
+// The watch cache's metrics as kube-apiserver 1.35 names them (upstream's apiserver library,
 // storage/cacher/metrics), by group and resource. Upstream runs one cache per resource; ours is
 // one cache for all, so each event's resource is read from its key (resource-of.ts). A resource
 // counts as initialized when the cache has listed it: at the cache's (re)start for the resources it

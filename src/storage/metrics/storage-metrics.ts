@@ -1,4 +1,4 @@
-// The storage layer's metrics as kube-apiserver 1.35 names them (k8s.io/apiserver's
+// The storage layer's metrics as kube-apiserver 1.35 names them (upstream's apiserver library,
 // storage/etcd3/metrics): requests to the backend by operation and resource, the cost of lists
 // served by the backend, object counts per resource and the database's size. Both backends report
 // under etcd's names, as the metrics are what dashboards and alerts read. Request series are plain
