@@ -82,7 +82,8 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
   const profile = input.profile ?? namingProfile('spec');
   const disallowedIssuers = input.serviceAccountIssuers ?? [];
   const provider = { log, ...input.provider };
-  const jwtMetrics = input.metrics === undefined ? undefined : new JwtMetrics(input.metrics);
+  const serverId = input.apiServerId ?? apiServerId(profile);
+  const jwtMetrics = input.metrics === undefined ? undefined : new JwtMetrics(input.metrics, serverId);
 
   if (input.configFile === undefined || input.configFile === '') {
     if (input.oidc === undefined) return { close() {} };
@@ -91,7 +92,7 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
     const algs = oidcSigningAlgs(input.oidc);
     const config: AuthenticationConfiguration = { jwt: [jwtAuthenticatorFromFlags(input.oidc)] };
     const compiled = validated(config, disallowedIssuers, profile);
-    const tokens = new JwtAuthenticatorSet(start(compiled, algs, provider), jwtMetrics);
+    const tokens = new JwtAuthenticatorSet(start(compiled, algs, provider, jwtMetrics), jwtMetrics);
     return { tokens, close: () => tokens.close() };
   }
 
@@ -121,7 +122,10 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
   }
   const compiled = validated(config, disallowedIssuers, profile);
   // With the file, any allowed algorithm is fine as long as a key of the issuer verifies it.
-  const tokens = new JwtAuthenticatorSet(start(compiled, ALLOWED_SIGNING_ALGS, provider), jwtMetrics);
+  const tokens = new JwtAuthenticatorSet(
+    start(compiled, ALLOWED_SIGNING_ALGS, provider, jwtMetrics),
+    jwtMetrics,
+  );
   const initialAnonymous = config.anonymous;
 
   const apply = async (next: string): Promise<ReloadAttempt> => {
@@ -137,7 +141,7 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
       errors.push(forbidden(newPath('anonymous'), 'changed from initial configuration file'));
     }
     if (errors.length > 0) return { kind: 'invalid', error: aggregateMessage(errors) };
-    const fresh = start(r.authenticators, ALLOWED_SIGNING_ALGS, provider);
+    const fresh = start(r.authenticators, ALLOWED_SIGNING_ALGS, provider, jwtMetrics);
     const ready = await allReady(fresh, input.reloadReadyTimeoutMs ?? RELOAD_READY_TIMEOUT_MS);
     if (!ready) {
       for (const a of fresh) a.close();
@@ -145,6 +149,7 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
       return { kind: 'retry', error: `new JWT authenticators did not become ready: ${why.join('; ')}` };
     }
     tokens.replace(fresh);
+    jwtMetrics?.keepOnly(new Set(fresh.map((a) => a.issuer)));
     return { kind: 'applied' };
   };
   const reloader = new ConfigFileReloader({
@@ -156,11 +161,7 @@ export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
     ...(input.metrics === undefined
       ? {}
       : {
-          recorder: new ConfigReloadMetrics(
-            input.metrics,
-            'authentication',
-            input.apiServerId ?? apiServerId(profile),
-          ),
+          recorder: new ConfigReloadMetrics(input.metrics, 'authentication', serverId),
         }),
   }).start();
   return {
@@ -189,12 +190,21 @@ function validated(
   return r.authenticators;
 }
 
+/** Starts the authenticators; with metrics, each reports its key set fetches under its issuer. */
 function start(
   compiled: readonly CompiledJwtAuthenticator[],
   algs: readonly string[],
   provider: Partial<ProviderOptions>,
+  metrics?: JwtMetrics,
 ): JwtAuthenticator[] {
-  return compiled.map((c) => new JwtAuthenticator(c, { signingAlgs: algs, provider }).start());
+  return compiled.map((c) => {
+    const issuer = c.config.issuer.url;
+    const withReports: Partial<ProviderOptions> =
+      metrics === undefined
+        ? provider
+        : { ...provider, onKeySetFetch: (result, body) => metrics.keySetFetch(issuer, result, body) };
+    return new JwtAuthenticator(c, { signingAlgs: algs, provider: withReports }).start();
+  });
 }
 
 async function allReady(list: readonly JwtAuthenticator[], timeoutMs: number): Promise<boolean> {

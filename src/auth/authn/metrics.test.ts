@@ -1,7 +1,7 @@
 // Authentication metrics after known sequences: the filter's attempts, latency and users on a real
 // server (counted as upstream: a bad token is an error, no credential without anonymous access a
-// failure), the JWT authenticators' latency by issuer hash, and the --authentication-config
-// reload metrics split by the server identity's hash.
+// failure), the JWT authenticators' latency and key set fetches by issuer hash, and the
+// --authentication-config reload metrics split by the server identity's hash.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { componentName, groupName, namingProfile } from '../../naming/profile.ts
 import { startTestApiServer, type TestApiServer } from '../../server/testing/http-client.ts';
 import { metricHash } from '../apiserver-id.ts';
 import { type Exposition, parseExposition, series, value } from '../testing/exposition.ts';
+import { JwtMetrics } from './jwt-metrics.ts';
 import { type JwtSetup, setUpJwtAuthenticators } from './jwt-setup.ts';
 import { AuthenticationMetrics } from './metrics.ts';
 import { TestOidcIssuer } from './testing/oidc-issuer.ts';
@@ -211,6 +212,75 @@ describe('authentication metrics', () => {
         e.help.get(n),
         '[ALPHA] Latency of jwt authentication operations in seconds. This is the time spent authenticating a token for cache miss only (i.e. when the token is not found in the cache).',
       );
+    });
+
+    it('stamps key set fetches by result and names the hash of the last key set fetched', async () => {
+      const registry = new MetricsRegistry();
+      const file = join(dir, 'jwks.yaml');
+      writeFileSync(file, stringify(doc('oidc:')));
+      const started = Date.now() / 1000;
+      const s = await start(file, registry);
+      const provider = s.tokens?.members[0].provider;
+      assert.ok(provider !== undefined);
+      const n = 'apiserver_authentication_jwt_authenticator_jwks_fetch_last';
+      const issuerHash = metricHash(issuer.url);
+      const keySet = () => JSON.stringify({ keys: issuer.keys.map((k) => k.publicJwk) });
+      const stamp = (e: Exposition, result: string) =>
+        value(e, `${n}_timestamp_seconds`, {
+          result,
+          jwt_issuer_hash: issuerHash,
+          apiserver_id_hash: SERVER_ID_HASH,
+        });
+
+      let e = parseExposition(await registry.metrics());
+      assert.deepEqual(series(e, `${n}_key_set_info`), [
+        `{apiserver_id_hash="${SERVER_ID_HASH}",hash="${metricHash(keySet())}",jwt_issuer_hash="${issuerHash}"} 1`,
+      ]);
+      const firstSuccess = stamp(e, 'success');
+      assert.ok(firstSuccess >= started && firstSuccess <= Date.now() / 1000);
+      assert.equal(stamp(e, 'failure'), 0);
+
+      issuer.available = false;
+      await provider.refreshKeys();
+      issuer.available = true;
+      e = parseExposition(await registry.metrics());
+      assert.ok(stamp(e, 'failure') >= firstSuccess);
+      assert.equal(stamp(e, 'success'), firstSuccess);
+
+      issuer.rotate();
+      await provider.refreshKeys();
+      e = parseExposition(await registry.metrics());
+      // One info series per issuer: the rotated key set's.
+      assert.deepEqual(series(e, `${n}_key_set_info`), [
+        `{apiserver_id_hash="${SERVER_ID_HASH}",hash="${metricHash(keySet())}",jwt_issuer_hash="${issuerHash}"} 1`,
+      ]);
+      assert.ok(stamp(e, 'success') >= firstSuccess);
+      assert.equal(
+        e.help.get(`${n}_timestamp_seconds`),
+        '[ALPHA] Timestamp of the last successful or failed JWKS fetch split by result, api server identity and jwt issuer for the JWT authenticator.',
+      );
+      assert.equal(
+        e.help.get(`${n}_key_set_info`),
+        '[ALPHA] Information about the last JWKS fetched by the JWT authenticator with hash as label, split by api server identity and jwt issuer.',
+      );
+    });
+
+    it('drops the key set series of an issuer a reload removed', async () => {
+      const registry = new MetricsRegistry();
+      const m = new JwtMetrics(registry, SERVER_ID);
+      m.keySetFetch('https://a.example', 'success', '{"keys":[]}', 100);
+      m.keySetFetch('https://b.example', 'failure', undefined, 200);
+      m.keySetFetch('https://c.example', 'success', '{"keys":[1]}', 300);
+      m.keepOnly(new Set(['https://c.example']));
+      const e = parseExposition(await registry.metrics());
+      const c = metricHash('https://c.example');
+      assert.deepEqual(
+        series(e, 'apiserver_authentication_jwt_authenticator_jwks_fetch_last_timestamp_seconds'),
+        [`{apiserver_id_hash="${SERVER_ID_HASH}",jwt_issuer_hash="${c}",result="success"} 300`],
+      );
+      assert.deepEqual(series(e, 'apiserver_authentication_jwt_authenticator_jwks_fetch_last_key_set_info'), [
+        `{apiserver_id_hash="${SERVER_ID_HASH}",hash="${metricHash('{"keys":[1]}')}",jwt_issuer_hash="${c}"} 1`,
+      ]);
     });
 
     it('counts reloads by status and server identity hash, stamps them, and names the file in force', async () => {

@@ -2,7 +2,8 @@
 // authenticator starts and, while the issuer cannot be reached, again in the background (every
 // 10 s, as upstream polls); tokens are refused meanwhile, the server runs on. Once ready, an
 // unknown `kid` fetches the key set again (one fetch at a time, at most one per interval), which
-// is how a rotated key becomes known.
+// is how a rotated key becomes known. Each key set fetch is reported (its outcome and, when it
+// decoded, its text) for the JWKS fetch metrics.
 
 import { request } from 'node:https';
 import { importJwks, type VerificationKey } from './jwt-verify.ts';
@@ -22,6 +23,8 @@ export interface ProviderOptions {
   timeoutMs?: number;
   /** Where failures are reported. */
   log?: (message: string) => void;
+  /** Told of each key set fetch while the provider runs: `body` is the key set's text on success. */
+  onKeySetFetch?: (result: 'success' | 'failure', body?: string) => void;
 }
 
 const MAX_DOCUMENT_BYTES = 1 << 20;
@@ -83,9 +86,9 @@ export class OidcProvider {
     if (Date.now() - this.#lastRefresh < min) return;
     this.#lastRefresh = Date.now();
     const uri = this.#jwksUri;
-    this.#refreshing = this.#fetchJson(uri)
-      .then((doc) => {
-        this.#keys = importJwks(doc);
+    this.#refreshing = this.#fetchKeySet(uri)
+      .then((keys) => {
+        this.#keys = keys;
         this.#lastError = '';
       })
       .catch((err: Error) => {
@@ -112,7 +115,7 @@ export class OidcProvider {
         );
       }
       if (typeof doc.jwks_uri !== 'string') throw new Error('oidc: discovery document has no jwks_uri');
-      const keys = importJwks(await this.#fetchJson(doc.jwks_uri));
+      const keys = await this.#fetchKeySet(doc.jwks_uri);
       if (this.#closed) return;
       this.#jwksUri = doc.jwks_uri;
       this.#keys = keys;
@@ -129,7 +132,27 @@ export class OidcProvider {
     }
   }
 
-  #fetchJson(url: string): Promise<unknown> {
+  /** The key set at `uri`, its fetch reported as a success only when it decoded into keys. */
+  async #fetchKeySet(uri: string): Promise<VerificationKey[]> {
+    const report = this.opts.onKeySetFetch;
+    let keys: VerificationKey[];
+    let body: string;
+    try {
+      body = await this.#fetchBody(uri);
+      keys = importJwks(parseJson(uri, body));
+    } catch (err) {
+      if (!this.#closed) report?.('failure');
+      throw err;
+    }
+    if (!this.#closed) report?.('success', body);
+    return keys;
+  }
+
+  async #fetchJson(url: string): Promise<unknown> {
+    return parseJson(url, await this.#fetchBody(url));
+  }
+
+  #fetchBody(url: string): Promise<string> {
     return new Promise((resolve, reject) => {
       let u: URL;
       try {
@@ -168,11 +191,7 @@ export class OidcProvider {
               reject(new Error(`${res.statusCode} ${res.statusMessage ?? ''}: ${body.slice(0, 200)}`));
               return;
             }
-            try {
-              resolve(JSON.parse(body));
-            } catch (err) {
-              reject(new Error(`${url}: failed to decode response: ${(err as Error).message}`));
-            }
+            resolve(body);
           });
         },
       );
@@ -180,5 +199,13 @@ export class OidcProvider {
       req.on('error', reject);
       req.end();
     });
+  }
+}
+
+function parseJson(url: string, body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch (err) {
+    throw new Error(`${url}: failed to decode response: ${(err as Error).message}`);
   }
 }
