@@ -1,0 +1,22 @@
+// Both backends at once (upstream's audit.Union): every event goes to each; the call succeeds
+// when every backend accepted it.
+
+import type { AuditBackend, AuditEvent } from '../event-types.ts';
+
+export class UnionBackend implements AuditBackend {
+  readonly name: string;
+
+  constructor(private readonly backends: readonly AuditBackend[]) {
+    this.name = `union[${backends.map((b) => b.name).join(',')}]`;
+  }
+
+  processEvents(...events: AuditEvent[]): boolean {
+    let success = true;
+    for (const b of this.backends) success = b.processEvents(...events) && success;
+    return success;
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all(this.backends.map((b) => b.shutdown()));
+  }
+}
