@@ -16,6 +16,7 @@ import type {
 } from '../controllers/manager/controller-manager.ts';
 import { startControllerManager } from '../controllers/manager/controller-manager.ts';
 import { CONTROLLER_FEATURE_GATE_DEFAULTS } from '../controllers/manager/feature-gates.ts';
+import { loggerFor } from '../machinery/logging/index.ts';
 import { componentName, namingProfile } from '../naming/profile.ts';
 import { type SimulatedNodesHandle, startSimulatedNodes } from '../nodeagent/simulated-nodes.ts';
 import type { ServerOptions } from '../server/options.ts';
@@ -52,14 +53,16 @@ export interface ControlPlaneHandle {
  */
 export const LOOPBACK_QPS = -1;
 
-/** An error reporter that writes each distinct message once. */
-function onceEach(write: (text: string) => void): (err: unknown, who: string) => void {
+const log = loggerFor('cmd/control-plane');
+
+/** An error reporter that logs each distinct failure of a simulated node once. */
+function onceEach(): (err: unknown, who: string) => void {
   const seen = new Set<string>();
   return (err, who) => {
-    const text = `simulated node ${who}: ${err instanceof Error ? err.message : String(err)}`;
+    const text = `${who}: ${err instanceof Error ? err.message : String(err)}`;
     if (seen.size < 1000 && !seen.has(text)) {
       seen.add(text);
-      write(text);
+      log.error(err, 'Simulated node failed', { node: who });
     }
   };
 }
@@ -124,7 +127,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
           },
           // The API stays up whatever the nodes meet; they keep retrying, and say what failed once.
           waitForRegistration: false,
-          onError: onceEach((text) => process.stderr.write(`${text}\n`)),
+          onError: onceEach(),
         });
       } catch (err) {
         await controllerManager.stop();

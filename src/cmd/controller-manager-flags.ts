@@ -5,6 +5,7 @@
 // when the manager starts.
 
 import { readFileSync } from 'node:fs';
+import { parseGoDuration } from '../controllers/manager/config/flag-values.ts';
 import {
   applyFlags,
   type ConfigFlag,
@@ -15,8 +16,9 @@ import {
 } from '../controllers/manager/config/index.ts';
 import type { ControllerManagerOptions } from '../controllers/manager/controller-manager.ts';
 import { CM_FIELD, type NamingProfile, namingProfile, type ProfileName } from '../naming/index.ts';
-import { type FlagSpec, flag, parseFlagsGiven, usage } from './flag-parser.ts';
+import { type FlagSpec, type FlagValues, flag, parseFlagsGiven, usage } from './flag-parser.ts';
 import { featureGatePairs } from './flag-values.ts';
+import { LOGGING_FLAGS } from './logging-flags.ts';
 
 const DESCRIPTION =
   'The controller manager: runs the system controllers against an API server, one active per cluster by leader election.';
@@ -97,12 +99,40 @@ export function namingFromArgv(argv: readonly string[]): NamingProfile {
   return namingProfile('spec');
 }
 
+/** Every flag the program takes under a profile: its own, the configuration's, the logging ones. */
+function allFlags(configFlags: readonly FlagSpec[]): FlagSpec[] {
+  return [...controllerManagerProgramFlags(), ...STANDALONE_FLAGS, ...configFlags, ...LOGGING_FLAGS];
+}
+
+function fieldValue(root: object, path: readonly string[]): unknown {
+  let at: unknown = root;
+  for (const key of path) at = (at as Record<string, unknown> | undefined)?.[key];
+  return at;
+}
+
+/**
+ * The configuration flags as --help and the FLAG lines show them: with the value they stand
+ * for when not given (the default configuration's field), as upstream's flags are bound to
+ * its defaulted options. Parsing keeps `undefined` defaults: a flag not given changes nothing.
+ */
+export function configFlagsForDisplay(
+  configFlags: readonly ConfigFlag[],
+  profile: NamingProfile,
+  config = defaultPlatControllerManagerConfiguration({}, profile),
+): FlagSpec[] {
+  return configFlags.map((f) => {
+    const spec = f as FlagSpec;
+    if (f.field === undefined || f.apply !== undefined) return spec;
+    const value = fieldValue(config, f.field);
+    if (value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value)))
+      return spec;
+    // Durations are Go durations there, not text: unquoted in `(default 30s)`.
+    return { ...spec, default: value, ...(f.parse === parseGoDuration ? { show: String } : {}) };
+  });
+}
+
 export function controllerManagerUsage(name: string, profile: NamingProfile): string {
-  return usage(name, DESCRIPTION, [
-    ...controllerManagerProgramFlags(),
-    ...STANDALONE_FLAGS,
-    ...(controllerManagerFlags(profile) as FlagSpec[]),
-  ]);
+  return usage(name, DESCRIPTION, allFlags(configFlagsForDisplay(controllerManagerFlags(profile), profile)));
 }
 
 /** Reads --config (and --leader-migration-config), then lays the given flags over it. */
@@ -136,17 +166,42 @@ export function controllerManagerConfig(
   };
 }
 
-/** ControllerManagerOptions from argv; FlagError for a bad flag, ConfigurationError for a bad file. */
-export function parseControllerManagerFlags(argv: readonly string[], name: string): ControllerManagerOptions {
+/** A parsed command line: the flags and their values, and the options built from them on demand. */
+export interface ControllerManagerCommandLine {
+  flags: readonly FlagSpec[];
+  values: FlagValues;
+  /** Reads --config and applies the flags; ConfigurationError for a bad file. */
+  options(): ControllerManagerOptions;
+}
+
+/**
+ * Parses argv (FlagError for a bad flag) without reading any file yet, so the program applies
+ * the logging flags before the configuration is loaded, as upstream's does.
+ */
+export function controllerManagerCommandLine(
+  argv: readonly string[],
+  name: string,
+): ControllerManagerCommandLine {
   const profile = namingFromArgv(argv);
   const configFlags = controllerManagerFlags(profile);
-  const { values, given } = parseFlagsGiven(argv, name, [
-    ...controllerManagerProgramFlags(),
-    ...STANDALONE_FLAGS,
-    ...(configFlags as FlagSpec[]),
-  ]);
-  const options = controllerManagerConfig(values, given, profile, configFlags);
-  const featureGates = values['feature-gates'] as Record<string, boolean>;
-  const master = values.master as string | undefined;
-  return { ...options, featureGates, ...(master === undefined ? {} : { master }) };
+  const { values, given } = parseFlagsGiven(argv, name, allFlags(configFlags as FlagSpec[]));
+  const flags = allFlags(configFlagsForDisplay(configFlags, profile));
+  return {
+    flags,
+    // What each flag stands for: the given value, else the defaulted one.
+    values: Object.fromEntries(
+      flags.map((f) => [f.name, given.has(f.name) ? values[f.name] : (values[f.name] ?? f.default)]),
+    ),
+    options() {
+      const options = controllerManagerConfig(values, given, profile, configFlags);
+      const featureGates = values['feature-gates'] as Record<string, boolean>;
+      const master = values.master as string | undefined;
+      return { ...options, featureGates, ...(master === undefined ? {} : { master }) };
+    },
+  };
+}
+
+/** ControllerManagerOptions from argv; FlagError for a bad flag, ConfigurationError for a bad file. */
+export function parseControllerManagerFlags(argv: readonly string[], name: string): ControllerManagerOptions {
+  return controllerManagerCommandLine(argv, name).options();
 }

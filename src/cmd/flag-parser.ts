@@ -3,6 +3,9 @@
 // word), `--help`. A table of flags with converters replaces a general library: the program holds
 // a parser for as long as it runs, and this one costs a fraction of the memory.
 
+import { goQuote } from '../machinery/field-errors.ts';
+import { duration } from './flag-values.ts';
+
 export class FlagError extends Error {
   override name = 'FlagError';
 }
@@ -40,6 +43,8 @@ function versionFlagValue(text: string): 'raw' | boolean {
 export interface FlagSpec<T = unknown> {
   /** Without the leading dashes: `secure-port`. */
   name: string;
+  /** One letter also taking the flag as `-x value`, `-x=value` or `-xvalue` (pflag's shorthand). */
+  shorthand?: string;
   /** Shown in usage as the value's placeholder; absent for booleans. */
   arg?: string;
   description: string;
@@ -52,6 +57,8 @@ export interface FlagSpec<T = unknown> {
   /** Turns the text into the value; throws with what is wrong. */
   parse(text: string): T;
   default: T;
+  /** The value as Go's flag.Value String() prints it (FLAG lines, usage defaults); see valueText. */
+  show?: (value: T) => string;
 }
 
 export type FlagValues = Record<string, unknown>;
@@ -61,14 +68,63 @@ export function flag<T>(spec: FlagSpec<T>): FlagSpec {
   return spec as FlagSpec;
 }
 
+/** Go's time.Duration String() of whole milliseconds. */
+function durationText(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  let rest = Math.abs(ms);
+  if (rest < 1000) return `${sign}${rest}ms`;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = `${rest / 1000}s`;
+  return sign + (h > 0 ? `${h}h${m}m${s}` : m > 0 ? `${m}m${s}` : s);
+}
+
+/**
+ * A flag's value as its Go flag.Value prints it: text as is, lists `[a,b]`, maps `k=v,...`
+ * sorted, durations `5m0s`, nothing as ''. The table's duration flags are recognised by their
+ * converter, so they need no `show` of their own.
+ */
+export function valueText(spec: FlagSpec, value: unknown): string {
+  if (spec.show !== undefined) return spec.show(value);
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number' && spec.parse === duration) return durationText(value);
+  if (Array.isArray(value)) return `[${value.join(',')}]`;
+  if (typeof value === 'object') {
+    return Object.entries(value)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .sort()
+      .join(',');
+  }
+  return String(value);
+}
+
+/** pflag's `(default X)`: absent for a zero value, quoted for text; absent where the description says it. */
+function defaultNote(spec: FlagSpec): string {
+  if (spec.description.includes('(default')) return '';
+  const text = valueText(spec, spec.default);
+  if (text === '' || text === '0' || text === 'false' || text === '[]' || text === '0s') return '';
+  return typeof spec.default === 'string' && spec.show === undefined
+    ? ` (default ${goQuote(text)})`
+    : ` (default ${text})`;
+}
+
 export function usage(command: string, description: string, flags: readonly FlagSpec[]): string {
-  const rows = flags.map((f) => [`--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.description] as const);
+  const rows = flags.map(
+    (f) =>
+      [
+        `${f.shorthand ? `-${f.shorthand}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`,
+        `${f.description}${defaultNote(f)}`,
+      ] as const,
+  );
   const width = Math.max(...rows.map(([left]) => left.length));
   const lines = rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
   const pad = (left: string) => `  ${left.padEnd(width)}  `;
   return (
     `${description}\n\nUsage:\n  ${command} [flags]\n\nFlags:\n${lines.join('\n')}\n` +
-    `${pad('--help')}show this help\n` +
+    `${pad('-h, --help')}show this help\n` +
     `${pad('--version')}--version, --version=raw print version information and quit\n`
   );
 }
@@ -99,16 +155,46 @@ export function parseFlagsGiven(
   flags: readonly FlagSpec[],
 ): { values: FlagValues; given: ReadonlySet<string> } {
   const byName = new Map(flags.map((f) => [f.name, f]));
+  const byShorthand = new Map(flags.filter((f) => f.shorthand).map((f) => [f.shorthand as string, f]));
   const values: FlagValues = Object.fromEntries(flags.map((f) => [f.name, f.default]));
   const positional: string[] = [];
   const given = new Set<string>();
   let version: 'raw' | boolean = false;
+  const set = (spec: FlagSpec, text: string) => {
+    try {
+      const value = spec.parse(text);
+      const before = values[spec.name];
+      values[spec.name] = spec.repeatable && given.has(spec.name) ? accumulate(before, value) : value;
+      given.add(spec.name);
+    } catch (err) {
+      // pflag names a flag with a shorthand by both spellings.
+      const name = spec.shorthand ? `-${spec.shorthand}, --${spec.name}` : `--${spec.name}`;
+      throw new FlagError(
+        `invalid argument ${JSON.stringify(text)} for ${JSON.stringify(name)} flag: ${(err as Error).message}`,
+      );
+    }
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') throw new HelpRequested();
     // A bool-like flag: a bare `--version` never takes the next word as its value.
     if (arg === '--version' || arg.startsWith('--version=')) {
       version = arg === '--version' ? true : versionFlagValue(arg.slice('--version='.length));
+      continue;
+    }
+    // One-letter spellings, as pflag reads them: `-v 3`, `-v=3`, `-v3`.
+    if (arg.length > 1 && arg[0] === '-' && arg[1] !== '-') {
+      const letter = arg[1];
+      const spec = byShorthand.get(letter);
+      if (spec === undefined) throw new FlagError(`unknown shorthand flag: '${letter}' in ${arg}`);
+      let text: string;
+      if (arg.length > 2) text = arg[2] === '=' ? arg.slice(3) : arg.slice(2);
+      else if (spec.boolean) text = 'true';
+      else {
+        if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: '${letter}' in -${letter}`);
+        text = argv[++i];
+      }
+      set(spec, text);
       continue;
     }
     if (!arg.startsWith('--') || arg === '--') {
@@ -126,16 +212,7 @@ export function parseFlagsGiven(
       if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
       text = argv[++i];
     }
-    try {
-      const value = spec.parse(text);
-      const before = values[name];
-      values[name] = spec.repeatable && given.has(name) ? accumulate(before, value) : value;
-      given.add(name);
-    } catch (err) {
-      throw new FlagError(
-        `invalid argument ${JSON.stringify(text)} for "--${name}" flag: ${(err as Error).message}`,
-      );
-    }
+    set(spec, text);
   }
   if (positional.length > 0) {
     throw new FlagError(

@@ -5,21 +5,30 @@
 // on the same store took over).
 
 import { ConfigurationError } from '../controllers/manager/config/index.ts';
+import { loggerFor } from '../machinery/logging/index.ts';
 import { componentName, namingProfile } from '../naming/profile.ts';
 import { startControlPlane } from './control-plane.ts';
-import { controlPlaneUsage, parseControlPlaneFlags } from './control-plane-flags.ts';
+import {
+  type ControlPlaneCommandLine,
+  controlPlaneCommandLine,
+  controlPlaneUsage,
+} from './control-plane-flags.ts';
 import { namingFromArgv } from './controller-manager-flags.ts';
 import { FlagError, HelpRequested, VersionRequested } from './flag-parser.ts';
+import { applyLoggingFlags, configurationFields } from './logging-flags.ts';
 import { stopOnSignals } from './signals.ts';
 import { startupVersionLine, versionOutput } from './version-output.ts';
 
 const NAME = componentName(namingProfile('spec'), 'control-plane');
+const log = loggerFor(`cmd/${NAME}`);
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  let options: ReturnType<typeof parseControlPlaneFlags>;
+  let options: ReturnType<ControlPlaneCommandLine['options']>;
   try {
-    options = parseControlPlaneFlags(argv, NAME);
+    const commandLine = controlPlaneCommandLine(argv, NAME);
+    applyLoggingFlags(log, commandLine.flags, commandLine.values);
+    options = commandLine.options();
   } catch (err) {
     if (err instanceof HelpRequested) {
       process.stdout.write(controlPlaneUsage(NAME, namingFromArgv(argv)));
@@ -35,7 +44,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  process.stderr.write(startupVersionLine(NAME));
+  log.infoText(startupVersionLine(NAME).trimEnd());
+  log.v(1).info('Start-up configuration', {
+    ...configurationFields(options.server),
+    simulatedNodes: options.simulatedNodes,
+  });
   const plane = await startControlPlane({
     ...options,
     controllerManager: { ...options.controllerManager, onLeadershipLost: () => process.exit(1) },
@@ -44,11 +57,10 @@ async function main(): Promise<void> {
     `${NAME} serving on ${plane.url}\n` +
       `To use it:\n  kubectl --kubeconfig ${plane.adminConfigPath} get namespaces\n`,
   );
-  stopOnSignals(() => plane.stop());
+  stopOnSignals(() => plane.stop(), log);
 }
 
 main().catch((err: Error) => {
-  const what = err instanceof ConfigurationError ? 'invalid configuration' : 'Error';
-  process.stderr.write(`${what}: ${err.message}\n`);
+  log.error(err, err instanceof ConfigurationError ? 'invalid configuration' : 'command failed');
   process.exit(1);
 });

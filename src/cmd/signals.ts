@@ -1,16 +1,18 @@
 // How every program ends: on SIGTERM or SIGINT it stops what it started and exits 0 (1 when the
 // stop fails); a second signal while stopping is ignored, as the first is already being honoured.
 
-export function stopOnSignals(stop: () => Promise<void>): void {
+import { type Logger, loggerFor } from '../machinery/logging/index.ts';
+
+export function stopOnSignals(stop: () => Promise<void>, log: Logger = loggerFor('cmd/signals')): void {
   let signalled = false;
   const onSignal = (signal: string) => {
     if (signalled) return;
     signalled = true;
-    process.stderr.write(`${signal} received, shutting down\n`);
+    log.info('Received signal, shutting down', { signal });
     stop().then(
       () => process.exit(0),
       (err: Error) => {
-        process.stderr.write(`shutdown failed: ${err.message}\n`);
+        log.error(err, 'Shutdown failed');
         process.exit(1);
       },
     );

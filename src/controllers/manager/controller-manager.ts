@@ -13,6 +13,7 @@ import { defaultIdentity } from '../../client/leader-election/config.ts';
 import { LeaderElector } from '../../client/leader-election/elector.ts';
 import { leaseResource } from '../../client/leader-election/lease-lock.ts';
 import { RestClient, type RestClientOptions } from '../../client/rest-client.ts';
+import { loggerFor } from '../../machinery/logging/index.ts';
 import { CM_FIELD, componentName, type NamingProfile, namingProfile } from '../../naming/index.ts';
 import type { HealthCheck } from '../../server/health/health.ts';
 import type {
@@ -89,9 +90,15 @@ export interface ControllerManagerHandle {
   stop(): Promise<void>;
 }
 
-const stderrLog: ControllerLogger = {
-  info: (msg, fields) => process.stderr.write(`${msg}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`),
-  error: (msg, fields) => process.stderr.write(`E ${msg}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`),
+const managerLog = loggerFor('controllers/manager');
+
+/** The process-wide logger (machinery/logging) behind the controllers' interface; `err` becomes the error. */
+const defaultLog: ControllerLogger = {
+  info: (msg, fields) => managerLog.info(msg, fields),
+  error: (msg, fields) => {
+    const { err, ...rest } = fields ?? {};
+    managerLog.error(err, msg, rest);
+  },
 };
 
 /** The configuration a manager runs with: defaults filled in and every rule checked. */
@@ -112,7 +119,7 @@ export async function startControllerManager(
   const gateError = unknownFeatureGate(opts.featureGates ?? {}, [CONTROLLER_FEATURE_GATE_DEFAULTS]);
   if (gateError !== undefined) throw new ConfigurationError(gateError);
   const featureGate = controllerFeatureGates(opts.featureGates);
-  const log = opts.log ?? stderrLog;
+  const log = opts.log ?? defaultLog;
   const generic = config.Generic;
   const connection = generic.ClientConnection;
   const platconfig = opts.platconfig ?? (connection[CM_FIELD.clientConfig] || undefined);
