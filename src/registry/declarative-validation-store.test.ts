@@ -1,7 +1,7 @@
 // Declarative validation through the server's write path: a test kind whose declarative rules
 // disagree with its hand-written ones (mismatches counted in /metrics, the answer by the gates),
-// and RoleBinding's real 1.35 rules, which agree with ours. These need the generic store to hand
-// its errors to Strategy.checkValidation; until it does they are marked todo.
+// and RoleBinding's real 1.35 rules, which agree with ours. The generic store hands its errors to
+// Strategy.checkValidation.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -11,36 +11,7 @@ import { type FieldError, invalid, newPath, required } from '../machinery/field-
 import type { ApiObject } from '../machinery/object.ts';
 import { groupName, namingProfile } from '../naming/profile.ts';
 import { h2Request, startKindsServer, WIDGET_GROUP, widgetKind } from '../server/testing/deprecated-kind.ts';
-import { openSqliteStorage } from '../storage/sqlite/index.ts';
-import { GenericStore } from './generic-store.ts';
 import type { KindDefinition } from './kind.ts';
-
-/** Whether the generic store hands a create's errors to the strategy's checkValidation yet. */
-async function storeCallsHook(): Promise<boolean> {
-  const storage = openSqliteStorage({ path: ':memory:' });
-  try {
-    let called = false;
-    const kind = widgetKind('v1');
-    const strategy = {
-      ...kind.strategy,
-      checkValidation: (errs: FieldError[]) => {
-        called = true;
-        return errs;
-      },
-    };
-    const store = new GenericStore(storage, kind.resource, strategy);
-    await store.create('default', {
-      apiVersion: `${WIDGET_GROUP}/v1`,
-      kind: 'Widget',
-      metadata: { name: 'probe' },
-    });
-    return called;
-  } finally {
-    await storage.close();
-  }
-}
-const TODO = 'needs GenericStore to call Strategy.checkValidation';
-const todo = !(await storeCallsHook());
 
 const MISMATCH = 'apiserver_validation_declarative_validation_mismatch_total';
 const PARITY = 'apiserver_validation_declarative_validation_parity_discrepancies_total';
@@ -76,8 +47,7 @@ const widget = (size: number) => ({
 const path = `/apis/${WIDGET_GROUP}/v1/namespaces/default/widgets`;
 
 describe('declarative validation on the write path', () => {
-  const needsHook = { todo: todo ? TODO : undefined };
-  it('by default answers with the hand-written errors and counts the mismatch', needsHook, async () => {
+  it('by default answers with the hand-written errors and counts the mismatch', async () => {
     const logged: string[] = [];
     const s = await startKindsServer([disagreeingWidget()], { log: (l) => logged.push(l) });
     try {
@@ -96,7 +66,7 @@ describe('declarative validation on the write path', () => {
     }
   });
 
-  it('with DeclarativeValidationTakeover answers with the declarative errors', needsHook, async () => {
+  it('with DeclarativeValidationTakeover answers with the declarative errors', async () => {
     const s = await startKindsServer([disagreeingWidget()], {
       featureGates: { DeclarativeValidationTakeover: true },
     });

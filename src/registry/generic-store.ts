@@ -320,7 +320,7 @@ export class GenericStore {
       this.prepareForCreate(obj);
       const target = opts.track ? await opts.track(null, obj) : obj;
       await opts.pause?.();
-      this.validateOrThrow(target, this.validateCreate(target));
+      this.validateOrThrow(target, this.checked(this.validateCreate(target), target, undefined, ''));
       await opts.pause?.();
       await opts.admit?.(target, null);
       if (opts.dryRun) {
@@ -401,7 +401,7 @@ export class GenericStore {
         this.prepareForCreate(next);
         if (opts.track) next = await opts.track(null, next);
         await opts.pause?.();
-        this.validateOrThrow(next, this.validateCreate(next));
+        this.validateOrThrow(next, this.checked(this.validateCreate(next), next, undefined, ''));
         await opts.pause?.();
         await opts.admit?.(next, null);
         return next;
@@ -434,12 +434,17 @@ export class GenericStore {
       if (opts.track) next = await opts.track(old, next);
       await opts.pause?.();
       const nextMeta = metaOf(next);
-      const errs = [
-        ...validateObjectMetaUpdate(nextMeta, old.metadata),
-        ...this.validateCreate(next),
-        ...this.strategy.validateUpdate(next, old, opts.subresource),
-        ...finalizersWhileDeleting(nextMeta, old.metadata ?? {}),
-      ];
+      const errs = this.checked(
+        [
+          ...validateObjectMetaUpdate(nextMeta, old.metadata),
+          ...this.validateCreate(next),
+          ...this.strategy.validateUpdate(next, old, opts.subresource),
+          ...finalizersWhileDeleting(nextMeta, old.metadata ?? {}),
+        ],
+        next,
+        old,
+        opts.subresource ?? '',
+      );
       this.validateOrThrow(next, errs);
       await opts.pause?.();
       await opts.admit?.(next, old);
@@ -986,6 +991,18 @@ export class GenericStore {
       }),
       ...this.strategy.validate(obj),
     ];
+  }
+
+  /** A write's errors through the kind's comparison with declarative validation, when it has one. */
+  private checked(
+    errs: FieldError[],
+    obj: ApiObject,
+    old: ApiObject | undefined,
+    subresource: string,
+  ): FieldError[] {
+    return this.strategy.checkValidation === undefined
+      ? errs
+      : this.strategy.checkValidation(errs, obj, old, subresource);
   }
 
   private validateOrThrow(obj: ApiObject, errs: FieldError[]): void {

@@ -38,6 +38,16 @@ export interface Strategy {
   validate(obj: ApiObject): FieldError[];
   /** `subresource` names the endpoint written (`status`, ...); unset for the resource itself. */
   validateUpdate(obj: ApiObject, old: ApiObject, subresource?: string): FieldError[];
+  /**
+   * A write's errors, hand-written, handed on: declarative validation's comparison for kinds with
+   * declarative rules (registry/declarative-validation.ts); `old` is undefined on create.
+   */
+  checkValidation?(
+    errs: FieldError[],
+    obj: ApiObject,
+    old: ApiObject | undefined,
+    subresource: string,
+  ): FieldError[];
   /** Whether the change from old to obj counts as a spec change (generation bump). */
   specChanged?(obj: ApiObject, old: ApiObject): boolean;
   /** Finalizers besides metadata.finalizers that hold a deletion (a namespace's spec.finalizers). */

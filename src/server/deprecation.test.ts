@@ -33,8 +33,6 @@ import {
 } from './testing/deprecated-kind.ts';
 
 const WARNING = `299 - "${WIDGET_GROUP}/v1beta1 Widget is deprecated in v1.33+, unavailable in v1.36+; use ${WIDGET_GROUP}/v1 Widget"`;
-/** The watch handler writes its headers without the request's warnings yet (handlers/watch.ts). */
-const WATCH_TODO = 'needs the watch handler to send ctx.warnings with its headers';
 const HELP =
   '# HELP apiserver_requested_deprecated_apis [STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.';
 
@@ -225,7 +223,7 @@ describe('calls to a deprecated version', () => {
     ]);
   });
 
-  it('a watch carries the warning with its headers', { todo: WATCH_TODO }, async () => {
+  it('a watch carries the warning with its headers', async () => {
     const path = `${base}/v1beta1/namespaces/default/widgets?watch=1`;
     const session = http2.connect(server.url);
     try {

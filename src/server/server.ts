@@ -26,6 +26,7 @@ import { renderClientConfig } from '../client/client-config.ts';
 import { MetricsRegistry } from '../machinery/metrics/index.ts';
 import { tooManyRequests } from '../machinery/status.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
+import { withDeclarativeValidation } from '../registry/declarative-validation.ts';
 import { servedRbacSource } from './authz-feed.ts';
 import { serverCodecs } from './codecs.ts';
 import { compose, type RequestContext } from './context.ts';
@@ -112,15 +113,20 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     servingKeyPem: keyPem,
     profile,
   });
-  const kinds = withServiceAccountTokens(
-    builtinKinds(profile, {
-      tokenReviewer: () => tokenReviewer,
-      authorizer: () => reviewAuthz,
-      ruleResolver: () =>
-        reviewAuthz !== undefined && isRuleResolver(reviewAuthz) ? reviewAuthz : undefined,
-    }),
-    profile,
-    serviceAccounts,
+  const gate = featureGates(options.featureGates);
+  // Kinds with declarative validation rules compare them with their hand-written ones.
+  const kinds = withDeclarativeValidation(
+    withServiceAccountTokens(
+      builtinKinds(profile, {
+        tokenReviewer: () => tokenReviewer,
+        authorizer: () => reviewAuthz,
+        ruleResolver: () =>
+          reviewAuthz !== undefined && isRuleResolver(reviewAuthz) ? reviewAuthz : undefined,
+      }),
+      profile,
+      serviceAccounts,
+    ),
+    { gate, metrics: metricsRegistry },
   );
   const served = new ServedResources(kinds, storage, profile);
   const systemNamespaces = [
@@ -147,7 +153,6 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
     }),
   ]);
   const metaGroups = [groupName(profile, 'meta'), UPSTREAM_ALIASES.metaGroup];
-  const gate = featureGates(options.featureGates);
   const env = {
     profile,
     metaGroups,

@@ -6,6 +6,7 @@ import type { KindDefinition } from '../../registry/kind.ts';
 import { STANDARD_VERBS } from '../../registry/resource.ts';
 import { compileKindSchema } from '../../schema/compile.ts';
 import { bindingColumns, bindingStrategy } from './binding.ts';
+import { roleBindingDeclarativeValidation } from './declarative-validation.ts';
 import { RBAC_DEFINITIONS, ROLE_REF_PROPERTY, SUBJECTS_PROPERTY } from './schema.ts';
 import { rbacGroup } from './types.ts';
 
@@ -42,5 +43,6 @@ export function roleBindingKind(profile: NamingProfile): KindDefinition {
     schema,
     strategy: bindingStrategy(profile, true),
     table: bindingColumns('roleBinding', ROLE_REF_DESCRIPTION),
+    declarativeValidation: roleBindingDeclarativeValidation,
   };
 }

@@ -122,6 +122,8 @@ export async function applyPatch(
   await breathe(size);
   const fields = t.served.fields(t.subresource);
   const kind = t.served.kind;
+  // A retry drops the warnings of the attempt it replaces, not those from before (a deprecated version's).
+  const warningsBefore = ctx.warnings.length;
   for (let attempt = 1; ; attempt++) {
     const current = await currentOrNull(t);
     if (current === null && t.subresource !== '') throw notFound(t.served.store.groupResource, t.name);
@@ -204,7 +206,7 @@ export async function applyPatch(
     } catch (err) {
       const raced = current === null ? isAlreadyExists(err) : isConflict(err);
       if (!raced || !retryLostRace(ctx, attempt)) throw err;
-      ctx.warnings.length = 0;
+      ctx.warnings.length = warningsBefore;
     }
   }
 }

@@ -12,6 +12,7 @@ import { initialEventsEndAnnotations } from '../../naming/profile.ts';
 import type { WireWatchEvent } from '../../registry/generic-store.ts';
 import { typeMetaPrefix, withTypeMetaJson } from '../../storage/encoded.ts';
 import { abortResponse } from '../abort-response.ts';
+import { sendWarnings } from '../respond.ts';
 import { chunkedSocketSink } from './chunked-socket-sink.ts';
 import { codecsOf, type ResourceHandler } from './env.ts';
 import { listParamsOf } from './options.ts';
@@ -160,6 +161,8 @@ export const watchHandler: ResourceHandler = async (ctx, env, t) => {
     return converted(partialMetadata(object, group, version));
   };
 
+  // Warnings (a deprecated version's) go out with the headers, as upstream's recorder writes them.
+  sendWarnings(ctx);
   ctx.res.writeHead(200, {
     'content-type': serializer.binary ? serializer.streamMediaType : 'application/json',
     'cache-control': 'no-cache, private',
