@@ -69,6 +69,7 @@ export class MeteredStorage implements Storage {
     });
     resources.onNew = (root, gr) => this.counts.track(root, gr);
     for (const [root, gr] of resources.roots()) this.counts.track(root, gr);
+    this.counts.countPending();
   }
 
   /** Counts every known resource's objects now (tests; the timer does it otherwise). */
@@ -86,10 +87,12 @@ export class MeteredStorage implements Storage {
     return work.then(
       (value) => {
         this.metrics.record(gr, op, (performance.now() - start) / 1000, false);
+        if (this.counts.hasPending) this.counts.countPending();
         return value;
       },
       (err: unknown) => {
         this.metrics.record(gr, op, (performance.now() - start) / 1000, backendFailed(err, callbacks));
+        if (this.counts.hasPending) this.counts.countPending();
         throw err;
       },
     );
@@ -118,12 +121,14 @@ export class MeteredStorage implements Storage {
         // Every object read is tested when there is a predicate, and returned when there is none.
         const fetched = predicate === undefined ? returned : counter.evaluated;
         this.metrics.recordList(gr, fetched, counter.evaluated, returned);
+        if (this.counts.hasPending) this.counts.countPending();
         return result;
       },
       (err: unknown) => {
         this.metrics.record(gr, Op.List, (performance.now() - start) / 1000, backendFailed(err, false));
         // Upstream records a list's cost even when it failed.
         this.metrics.recordList(gr, counter.evaluated, counter.evaluated, 0);
+        if (this.counts.hasPending) this.counts.countPending();
         throw err;
       },
     );
