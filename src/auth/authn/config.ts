@@ -14,6 +14,7 @@ import { AUTHN_DEFAULTS, type AuthenticationOptions } from './options.ts';
 import { RequestHeaderAuthenticator } from './request-header.ts';
 import { type ServiceAccountSetup, serviceAccountAuthenticators } from './service-account-setup.ts';
 import { CachedTokenAuthenticator } from './token-cache.ts';
+import { TokenCacheMetrics } from './token-cache-metrics.ts';
 import { TokenFileAuthenticator } from './token-file.ts';
 import { TokenUnion } from './token-union.ts';
 import { WebhookTokenAuthenticator } from './token-webhook.ts';
@@ -104,6 +105,7 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
   const tokens = new CachedTokenAuthenticator(new TokenUnion(tokenAuthenticators(o, jwt, webhook)), {
     successTtlMs: o.tokenSuccessCacheTtlMs ?? AUTHN_DEFAULTS.tokenSuccessCacheTtlMs,
     failureTtlMs: o.tokenFailureCacheTtlMs ?? AUTHN_DEFAULTS.tokenFailureCacheTtlMs,
+    ...(o.metrics === undefined ? {} : { metrics: new TokenCacheMetrics(o.metrics) }),
   });
   const authenticators: Authenticator[] = [];
   if (proxy !== undefined) authenticators.push(proxy);

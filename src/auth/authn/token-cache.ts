@@ -2,9 +2,11 @@
 // all), so that a client's every request does not verify its token again: a signature check or a
 // webhook round trip per request would dominate a get. Keys are digests of token and audiences,
 // never the token itself, and the cache is bounded; concurrent lookups of one token share one
-// verification.
+// verification. With metrics, lookups are counted as upstream's cache counts them: a hit is a
+// finished verification still fresh; joining one still running is a miss that waits (blocked).
 
 import { createHash } from 'node:crypto';
+import { TokenCacheMetrics } from './token-cache-metrics.ts';
 import type { TokenAuthenticator, TokenResult } from './types.ts';
 
 export interface TokenCacheOptions {
@@ -14,6 +16,8 @@ export interface TokenCacheOptions {
   maxEntries?: number;
   /** The clock, for tests. */
   now?: () => number;
+  /** Where lookups and verifications are counted. */
+  metrics?: TokenCacheMetrics;
 }
 
 interface Entry {
@@ -38,13 +42,36 @@ export class CachedTokenAuthenticator implements TokenAuthenticator {
   }
 
   authenticateToken(token: string, audiences: readonly string[]): Promise<TokenResult> {
+    const m = this.opts.metrics;
+    const started = m === undefined ? 0 : performance.now();
     const key = cacheKey(token, audiences);
     const hit = this.entries.get(key);
-    if (hit !== undefined && hit.expires > this.now()) return hit.result;
+    if (hit !== undefined && hit.expires > this.now()) {
+      if (m !== undefined) {
+        if (hit.expires === Number.POSITIVE_INFINITY) return this.#waited(m, hit.result, started);
+        m.hits.inc();
+        m.hitLatency.observe(TokenCacheMetrics.seconds(started));
+      }
+      return hit.result;
+    }
     if (hit !== undefined) this.entries.delete(key);
     const result = Promise.resolve().then(() => this.inner.authenticateToken(token, audiences));
     const entry: Entry = { result, expires: Number.POSITIVE_INFINITY };
     this.remember(key, entry);
+    if (m !== undefined) {
+      m.inFlight.inc();
+      result.then(
+        (r) => {
+          m.inFlight.dec();
+          (r !== null && 'error' in r ? m.fetchedError : m.fetchedOk).inc();
+        },
+        () => {
+          m.inFlight.dec();
+          m.fetchedError.inc();
+        },
+      );
+      this.#waited(m, result, started);
+    }
     result.then(
       (r) => {
         const ttl = r !== null && 'user' in r ? this.opts.successTtlMs : this.opts.failureTtlMs;
@@ -53,6 +80,18 @@ export class CachedTokenAuthenticator implements TokenAuthenticator {
       },
       () => this.forget(key, entry),
     );
+    return result;
+  }
+
+  /** A miss: the lookup waits (blocked) for the verification, then its latency is observed. */
+  #waited(m: TokenCacheMetrics, result: Promise<TokenResult>, started: number): Promise<TokenResult> {
+    m.blocked.inc();
+    const done = () => {
+      m.blocked.dec();
+      m.misses.inc();
+      m.missLatency.observe(TokenCacheMetrics.seconds(started));
+    };
+    result.then(done, done);
     return result;
   }
 
