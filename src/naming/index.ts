@@ -6,6 +6,7 @@ export * from './client.ts';
 export * from './client-authentication.ts';
 export * from './controller-manager.ts';
 export * from './controller-objects.ts';
+export * from './deprecated-api-annotations.ts';
 export * from './finalizers.ts';
 export * from './group-aliases.ts';
 export * from './node-agents.ts';
