@@ -1,7 +1,8 @@
 // A small command-line parser with the Go pflag conventions kube-apiserver's users know:
-// `--name=value` or `--name value`, booleans as `--name` or `--name=false` (never a separate
-// word), `--help`. A table of flags with converters replaces a general library: the program holds
-// a parser for as long as it runs, and this one costs a fraction of the memory.
+// `--name=value` or `--name value`, one-letter shorthands (`-v 3`, `-v=3`, `-v3`), booleans as
+// `--name` or `--name=false` (never a separate word), `--help`, and usage that shows each flag's
+// default as pflag does. A table of flags with converters replaces a general library: the program
+// holds a parser for as long as it runs, and this one costs a fraction of the memory.
 
 import { goQuote } from '../machinery/field-errors.ts';
 import { duration } from './flag-values.ts';

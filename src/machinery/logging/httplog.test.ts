@@ -4,7 +4,14 @@ process.env.TZ = 'UTC';
 
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { captureLogs, logPanic, logRequest, logServerError, requestLogEnabled } from './index.ts';
+import {
+  captureLogs,
+  logHandlerFailure,
+  logPanic,
+  logRequest,
+  logServerError,
+  requestLogEnabled,
+} from './index.ts';
 
 const NOW = Date.UTC(2026, 10, 26, 17, 5, 0) + 123.456;
 const HEAD = 'I1126 17:05:00.123456      42 httplog:0]';
@@ -82,6 +89,17 @@ describe('failure lines', () => {
     assert.equal(
       lines[2],
       `E1126 17:05:00.123456      42 filters:0] "apiserver panic'd" method="GET" URI="/api" auditID="id"\n`,
+    );
+  });
+
+  it('a bug is logged as a panic, any other error as an unhandled one', () => {
+    const lines = capture(0);
+    const req = { method: 'PUT', uri: '/x', auditID: 'a' };
+    logHandlerFailure(new TypeError('x is undefined'), req);
+    logHandlerFailure(new Error('database is locked'), req);
+    assert.deepEqual(
+      lines.map((l) => /\] "([^"]+)"/.exec(l)?.[1]),
+      ['Observed a panic', "apiserver panic'd", 'Unhandled Error'],
     );
   });
 });

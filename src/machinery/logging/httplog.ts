@@ -4,7 +4,8 @@
 // (`addedInfo`). Below V(3) upstream does not even wrap the request, so the check comes first and
 // costs one comparison. Failures are logged at any level by their own lines: an error that is
 // not a Status ("Unhandled Error", logger UnhandledError) and a handler that panicked ("Observed a
-// panic" with its stack, then "apiserver panic'd" naming the request).
+// panic" with its stack, then "apiserver panic'd" naming the request); logHandlerFailure picks
+// between the two for an error that became a 500.
 
 import { goDuration } from './encode.ts';
 import { loggerFor } from './logger.ts';
@@ -92,4 +93,23 @@ export function logPanic(thrown: unknown, req: PanicFields): void {
   runtime.error(undefined, 'Observed a panic', { panic: value, stacktrace: stack });
   const auditID = req.auditID.slice(0, MAX_AUDIT_ID_LOG_LENGTH);
   filters.error(undefined, "apiserver panic'd", { method: req.method, URI: req.uri, auditID });
+}
+
+/** JavaScript's equivalents of a Go runtime panic: errors only a bug throws. */
+function isProgrammerError(err: unknown): boolean {
+  return (
+    err instanceof TypeError ||
+    err instanceof ReferenceError ||
+    err instanceof RangeError ||
+    err instanceof SyntaxError
+  );
+}
+
+/**
+ * One call for any error that became a 500 without being a Status: a bug's error (TypeError and
+ * kin) is logged as upstream logs a panic, anything else as upstream's "Unhandled Error".
+ */
+export function logHandlerFailure(err: unknown, req: PanicFields): void {
+  if (isProgrammerError(err)) logPanic(err, req);
+  else logServerError(err);
 }
