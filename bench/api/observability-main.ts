@@ -1,8 +1,8 @@
-// One server of the observability scenario (observability-modes.ts says which three), started from
+// One server of the observability scenario (observability-modes.ts says which), started from
 // the sources in a process of its own: `node --import tsx observability-main.ts <port> <dir> <mode>`.
 // It writes `ready` on stdout once /readyz would answer 200 and stops cleanly on SIGTERM. Started
 // from the sources rather than the build so that audit, being wired, shows up in the figures
-// without a rebuild; all three modes run the same code.
+// without a rebuild; every mode runs the same code.
 
 import { RequestMetrics } from '../../src/server/metrics/request-metrics.ts';
 import { startServer } from '../../src/server/server.ts';

@@ -1,8 +1,11 @@
-// The three servers the observability scenario compares, as data both the scenario and the server
-// program (observability-main.ts) read: each differs from the next in one thing.
+// The servers the observability scenario compares, as data both the scenario and the server
+// program (observability-main.ts) read:
 //   metrics-off     request metrics recording short-circuited (begin/end do nothing), audit off:
 //                   a bench-only switch, the server has no option for it (metrics are always on);
 //   metrics         the server as shipped: request metrics on, audit off;
+//   metrics-again   the same as `metrics`, a second process: two identical servers differ by the
+//                   machine's noise and each process's own compiled code, which is the floor
+//                   under which the other comparisons say nothing;
 //   audit-metadata  request metrics on, audit at Metadata level for every request to a JSON log
 //                   file in the data directory, in the log backend's default (blocking) mode.
 
@@ -10,7 +13,7 @@ import { join } from 'node:path';
 import type { Policy } from '../../src/server/audit/policy-types.ts';
 import type { ServerOptions } from '../../src/server/options.ts';
 
-export const OBSERVABILITY_MODES = ['metrics-off', 'metrics', 'audit-metadata'] as const;
+export const OBSERVABILITY_MODES = ['metrics-off', 'metrics', 'metrics-again', 'audit-metadata'] as const;
 export type ObservabilityMode = (typeof OBSERVABILITY_MODES)[number];
 
 export function isObservabilityMode(s: string): s is ObservabilityMode {

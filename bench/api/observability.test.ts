@@ -1,5 +1,5 @@
 // The observability scenario: the servers' options per mode, the metrics' own timing, and one quick
-// run of the whole scenario (numbers meaningless, the three servers and both loads must work).
+// run of the whole scenario (numbers meaningless, the four servers and both loads must work).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -12,6 +12,10 @@ describe('observability modes', () => {
   it('only the audited mode carries audit options, a Metadata rule logging JSON to the data directory', () => {
     assert.equal(observabilityOptions('metrics-off', '/d', 1).audit, undefined);
     assert.equal(observabilityOptions('metrics', '/d', 1).audit, undefined);
+    assert.deepEqual(
+      observabilityOptions('metrics-again', '/d', 1),
+      observabilityOptions('metrics', '/d', 1),
+    );
     const audit = observabilityOptions('audit-metadata', '/d', 7).audit;
     assert.deepEqual(audit, { policy: METADATA_POLICY, log: { path: `/d/${AUDIT_LOG}`, format: 'json' } });
     assert.deepEqual(
@@ -50,7 +54,7 @@ const ctx: ScenarioContext = {
 
 // A guard against a hang, not a measure.
 describe('observability scenario (quick)', { timeout: 300_000 }, () => {
-  it('runs both loads on the three servers and reports every row', async () => {
+  it('runs both loads on the four servers and reports every row', async () => {
     const out = await observabilityScenario(ctx);
     const result = out.results as { figures: { mode: string; load: string; failed: number }[] };
     assert.deepEqual(
@@ -58,15 +62,17 @@ describe('observability scenario (quick)', { timeout: 300_000 }, () => {
       [
         'get metrics-off',
         'get metrics',
+        'get metrics-again',
         'get audit-metadata',
         'create metrics-off',
         'create metrics',
+        'create metrics-again',
         'create audit-metadata',
       ],
     );
     assert.deepEqual(
       result.figures.map((f) => f.failed),
-      [0, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0, 0, 0],
     );
     assert.match(out.markdown, /^\| load +\| server/);
     assert.match(out.markdown, /target < 3%/);
