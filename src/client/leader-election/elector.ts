@@ -5,7 +5,8 @@
 // retryPeriod, retrying for at most renewDeadline; when that passes without a renewal, leadership is
 // lost. Every write is an update at the resourceVersion last seen, so two electors never both win.
 // Leadership ends (the signal given to onStartedLeading aborts) before the lease is released, so a
-// successor never overlaps with work still stopping here.
+// successor never overlaps with work still stopping here. Given metrics (metrics.ts), it reports
+// leading or not under its name, and renewals that took the slow path.
 
 import { isConflict, isNotFound } from '../../machinery/status.ts';
 import type { Clock, ResourceClient } from '../api.ts';
@@ -18,6 +19,7 @@ import {
   validateLeaderElection,
 } from './config.ts';
 import { type LeaderElectionRecord, type Lease, LeaseLock } from './lease-lock.ts';
+import type { LeaderMetrics } from './metrics.ts';
 
 export interface LeaderElectorOptions {
   /** Leases in `resourceNamespace` (see leaseResource for the group). */
@@ -32,8 +34,10 @@ export interface LeaderElectorOptions {
   /** On cancellation, leave the Lease with an empty holder and a one-second duration. */
   releaseOnCancel?: boolean;
   callbacks: LeaderCallbacks;
-  /** Names the election in errors; the resource name when absent. */
+  /** Names the election in errors and metrics; the resource name when absent. */
   name?: string;
+  /** Where leading and slow-path renewals are reported; nowhere when absent. */
+  metrics?: LeaderMetrics;
   labels?: Record<string, string>;
   clock?: Clock;
   random?: () => number;
@@ -71,6 +75,20 @@ export class LeaderElector {
     this.lock = new LeaseLock(opts.leases, opts.resourceName, opts.identity, opts.labels);
     this.clock = opts.clock ?? realClock;
     this.random = opts.random ?? Math.random;
+    // Upstream reports "not leading" as soon as an elector is made.
+    this.metricOff();
+  }
+
+  private get electionName(): string {
+    return this.opts.name ?? this.opts.resourceName;
+  }
+
+  private metricOn(): void {
+    this.opts.metrics?.on(this.electionName);
+  }
+
+  private metricOff(): void {
+    this.opts.metrics?.off(this.electionName);
   }
 
   get identity(): string {
@@ -93,9 +111,7 @@ export class LeaderElector {
   check(maxTolerableExpiredLeaseMs: number): void {
     if (!this.isLeader()) return;
     if (this.clock.now() - this.observedTime > this.opts.leaseDurationMs + maxTolerableExpiredLeaseMs) {
-      throw new Error(
-        `failed election to renew leadership on lease ${this.opts.name ?? this.opts.resourceName}`,
-      );
+      throw new Error(`failed election to renew leadership on lease ${this.electionName}`);
     }
   }
 
@@ -108,11 +124,13 @@ export class LeaderElector {
     this.running = true;
     try {
       if (!(await this.acquire(signal))) return;
+      this.metricOn();
       const leading = new AbortController();
       const stopLeading = () => leading.abort();
       signal.addEventListener('abort', stopLeading, { once: true });
       this.startLeading(leading.signal);
       await this.renew(signal);
+      this.metricOff();
       signal.removeEventListener('abort', stopLeading);
       leading.abort();
       if (this.opts.releaseOnCancel) await this.release();
@@ -224,6 +242,7 @@ export class LeaderElector {
     if (this.isLeader()) {
       record.acquireTime = old.record.acquireTime;
       record.leaderTransitions = old.record.leaderTransitions;
+      this.opts.metrics?.slowpathExercised(this.electionName);
     } else record.leaderTransitions = old.record.leaderTransitions + 1;
     try {
       await this.lock.update(record);

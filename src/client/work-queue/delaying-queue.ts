@@ -1,9 +1,11 @@
 // client-go's delaying queue: addAfter(item, delay) holds an item until its time, then adds it.
 // An item already waiting keeps the earlier of its two ready times. One timer is armed, for the
-// earliest entry of a min-heap; shutDown cancels it and drops every waiting item.
+// earliest entry of a min-heap; shutDown cancels it and drops every waiting item. Every addAfter
+// counts as a retry in a named queue's workqueue_retries_total, as upstream's does.
 
 import type { Clock, ClockTimer } from '../api.ts';
 import { realClock } from './clock.ts';
+import type { QueueMetricsConfig } from './metrics.ts';
 import { WorkQueue } from './queue.ts';
 
 interface Waiting<T> {
@@ -22,13 +24,17 @@ export class DelayingQueue<T> extends WorkQueue<T> {
   private timer: ClockTimer | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
 
-  constructor(protected readonly clock: Clock = realClock) {
-    super();
+  constructor(
+    protected readonly clock: Clock = realClock,
+    config: QueueMetricsConfig = {},
+  ) {
+    super({ ...config, clock }, true);
   }
 
   /** Adds `item` after `delayMs` (at once when it is 0 or less); ignored once shut down. */
   addAfter(item: T, delayMs: number): void {
     if (this.shuttingDown()) return;
+    this.metrics?.retry();
     if (!(delayMs > 0)) {
       this.add(item);
       return;

@@ -2,9 +2,19 @@
 // once however often it is added (the dirty set), and an item being processed is never handed to a
 // second worker: added again meanwhile, it is queued only when its worker calls done(). This is
 // what lets a controller run several workers over keys without two of them reconciling one key.
+// A named queue records upstream's workqueue_* metrics through its provider (metrics.ts).
+
+import type { Clock } from '../api.ts';
+import { realClock } from './clock.ts';
+import { type QueueMetrics, type QueueMetricsConfig, queueMetricsFor } from './metrics.ts';
 
 /** What get() answers: the next item, or that the queue is shut down and empty. */
 export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shutdown: true };
+
+export interface WorkQueueConfig extends QueueMetricsConfig {
+  /** Times the metrics; the wall clock when absent. */
+  clock?: Clock;
+}
 
 export class WorkQueue<T> {
   /** FIFO of items to hand out; `head` avoids shifting the array. */
@@ -18,11 +28,18 @@ export class WorkQueue<T> {
   private draining = false;
   private readonly getters: ((r: GetResult<T>) => void)[] = [];
   private drainWaiters: (() => void)[] = [];
+  /** Undefined for a queue that records nothing, so the hot paths pay one check. */
+  protected readonly metrics: QueueMetrics<T> | undefined;
+
+  constructor(config: WorkQueueConfig = {}, withRetries = false) {
+    this.metrics = queueMetricsFor<T>(config, config.clock ?? realClock, withRetries);
+  }
 
   /** Queues `item` unless it is already waiting; ignored once shut down. */
   add(item: T): void {
     if (this.stopping) return;
     if (this.dirty.has(item)) return;
+    this.metrics?.add(item);
     this.dirty.add(item);
     if (this.processing.has(item)) return;
     this.push(item);
@@ -46,6 +63,7 @@ export class WorkQueue<T> {
   /** Marks `item` processed; if it was added meanwhile it is queued again now. */
   done(item: T): void {
     if (!this.processing.delete(item)) return;
+    this.metrics?.done(item);
     if (this.dirty.has(item)) this.push(item);
     else if (this.processing.size === 0 && this.drainWaiters.length > 0) {
       const waiters = this.drainWaiters;
@@ -60,6 +78,7 @@ export class WorkQueue<T> {
     this.draining = false;
     this.wakeGettersOnShutdown();
     this.onShutDown();
+    this.metrics?.stop();
   }
 
   /**
@@ -71,6 +90,7 @@ export class WorkQueue<T> {
     this.draining = true;
     this.wakeGettersOnShutdown();
     this.onShutDown();
+    this.metrics?.stop();
     if (this.processing.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
@@ -88,6 +108,7 @@ export class WorkQueue<T> {
       // A waiting worker takes the item straight away, as Go's cond.Signal would wake one.
       this.processing.add(item);
       this.dirty.delete(item);
+      this.metrics?.get(item);
       getter({ item, shutdown: false });
       return;
     }
@@ -104,6 +125,7 @@ export class WorkQueue<T> {
     }
     this.processing.add(item);
     this.dirty.delete(item);
+    this.metrics?.get(item);
     return { item, shutdown: false };
   }
 

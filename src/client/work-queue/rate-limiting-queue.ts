@@ -4,9 +4,10 @@
 import type { Clock } from '../api.ts';
 import { realClock } from './clock.ts';
 import { DelayingQueue } from './delaying-queue.ts';
+import type { QueueMetricsConfig } from './metrics.ts';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.ts';
 
-export interface RateLimitingQueueOptions<T> {
+export interface RateLimitingQueueOptions<T> extends QueueMetricsConfig {
   /** Upstream's default controller limiter when absent. */
   rateLimiter?: RateLimiter<T>;
   clock?: Clock;
@@ -17,7 +18,7 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> {
 
   constructor(opts: RateLimitingQueueOptions<T> = {}) {
     const clock = opts.clock ?? realClock;
-    super(clock);
+    super(clock, { name: opts.name, metricsProvider: opts.metricsProvider });
     this.rateLimiter = opts.rateLimiter ?? defaultControllerRateLimiter<T>(clock);
   }
 
