@@ -49,7 +49,7 @@ export class BootstrapSigner {
 
   constructor(private readonly o: BootstrapSignerOptions) {
     this.clock = o.clock ?? realClock;
-    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
+    this.queue = new RateLimitingQueue<string>({ clock: this.clock, name: 'bootstrap_signer_queue' });
     const n = o.names;
     this.key = `${n.configMapNamespace}/${n.configMapName}`;
     const poke = () => this.queue.add(this.key);

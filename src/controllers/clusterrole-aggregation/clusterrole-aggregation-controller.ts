@@ -80,7 +80,7 @@ export class ClusterRoleAggregationController {
   private readonly unwatch: () => void;
 
   constructor(private readonly o: ClusterRoleAggregationControllerOptions) {
-    this.queue = new RateLimitingQueue<string>({ clock: o.clock });
+    this.queue = new RateLimitingQueue<string>({ clock: o.clock, name: 'ClusterRoleAggregator' });
     const enqueue = () => {
       for (const role of o.clusterRoles.lister.list())
         if (selectorsOf(role) !== undefined) this.queue.add(nameOf(role));

@@ -73,7 +73,7 @@ export class DeploymentController {
 
   constructor(private readonly o: DeploymentControllerOptions) {
     const clock = o.clock ?? realClock;
-    this.queue = new RateLimitingQueue<string>({ clock });
+    this.queue = new RateLimitingQueue<string>({ clock, name: 'deployment' });
     this.ctx = {
       client: o.client,
       recorder: o.recorder,

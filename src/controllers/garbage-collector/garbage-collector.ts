@@ -65,8 +65,14 @@ export class GarbageCollectorController {
 
   constructor(private readonly o: GarbageCollectorOptions) {
     this.clock = o.clock ?? realClock;
-    this.attemptToDelete = new RateLimitingQueue<GraphNode>({ clock: this.clock });
-    this.attemptToOrphan = new RateLimitingQueue<GraphNode>({ clock: this.clock });
+    this.attemptToDelete = new RateLimitingQueue<GraphNode>({
+      clock: this.clock,
+      name: 'garbage_collector_attempt_to_delete',
+    });
+    this.attemptToOrphan = new RateLimitingQueue<GraphNode>({
+      clock: this.clock,
+      name: 'garbage_collector_attempt_to_orphan',
+    });
     this.graph = new GraphBuilder(
       o.profile,
       {

@@ -41,6 +41,7 @@ export class NamespaceController {
     const clock = o.clock;
     this.queue = new RateLimitingQueue<string>({
       clock,
+      name: 'namespace',
       rateLimiter: new MaxOfRateLimiter<string>(
         new ItemExponentialFailureRateLimiter<string>(5, 60_000),
         new BucketRateLimiter<string>(10, 100, clock),

@@ -82,7 +82,7 @@ export class ReplicaSetController {
 
   constructor(private readonly o: ReplicaSetControllerOptions) {
     this.clock = o.clock ?? realClock;
-    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
+    this.queue = new RateLimitingQueue<string>({ clock: this.clock, name: 'replicaset' });
     this.expectations = new UidTrackingExpectations({ clock: this.clock });
     this.podControl = new PodControl((ns) => o.client.resource(PODS, ns), o.recorder);
     this.terminatingGate = o.featureGates?.[TERMINATING_REPLICAS_GATE] === true;

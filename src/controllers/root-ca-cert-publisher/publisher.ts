@@ -54,7 +54,7 @@ export class RootCACertPublisher {
   private readonly unwatch: () => void;
 
   constructor(private readonly o: PublisherOptions) {
-    this.queue = new RateLimitingQueue<string>({ clock: o.clock });
+    this.queue = new RateLimitingQueue<string>({ clock: o.clock, name: 'root_ca_cert_publisher' });
     const ownConfigMap = (cm: ApiObject) => {
       if (nameOf(cm) === o.names.rootCAConfigMap && namespaceOf(cm) !== '') this.queue.add(namespaceOf(cm));
     };

@@ -67,8 +67,15 @@ export class TokensController {
 
   constructor(private readonly o: TokensControllerOptions) {
     this.clock = o.clock ?? realClock;
-    this.accountQueue = new RateLimitingQueue<string>({ clock: this.clock });
-    this.secretQueue = new RateLimitingQueue<string>({ clock: this.clock });
+    this.accountQueue = new RateLimitingQueue<string>({
+      clock: this.clock,
+      name: 'serviceaccount_tokens_service',
+    });
+    this.secretQueue = new RateLimitingQueue<string>({
+      clock: this.clock,
+      // Upstream 1.35 names this queue as the accounts' one, so both feed one set of series.
+      name: 'serviceaccount_tokens_service',
+    });
     const queueAccount = (sa: ApiObject) => {
       const key = accountKey(sa);
       if (key !== undefined) this.accountQueue.add(key);

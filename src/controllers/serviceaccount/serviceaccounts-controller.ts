@@ -39,7 +39,7 @@ export class ServiceAccountsController {
 
   constructor(private readonly o: ServiceAccountsControllerOptions) {
     this.accounts = o.accounts ?? DEFAULT_SERVICE_ACCOUNTS;
-    this.queue = new RateLimitingQueue<string>({ clock: o.clock });
+    this.queue = new RateLimitingQueue<string>({ clock: o.clock, name: 'serviceaccount' });
     const enqueueNamespace = (ns: ApiObject) => {
       const name = nameOf(ns);
       if (name !== '') this.queue.add(name);

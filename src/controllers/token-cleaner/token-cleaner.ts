@@ -40,7 +40,7 @@ export class TokenCleaner {
 
   constructor(private readonly o: TokenCleanerOptions) {
     this.clock = o.clock ?? realClock;
-    this.queue = new RateLimitingQueue<string>({ clock: this.clock });
+    this.queue = new RateLimitingQueue<string>({ clock: this.clock, name: 'token_cleaner' });
     const enqueue = (s: ApiObject) => {
       if (s.type === o.tokenSecretType && namespaceOf(s) === o.tokenNamespace) this.queue.add(keyOf(s));
     };
