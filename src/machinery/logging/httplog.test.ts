@@ -10,6 +10,7 @@ import {
   logPanic,
   logRequest,
   logServerError,
+  remoteAddr,
   requestLogEnabled,
 } from './index.ts';
 
@@ -62,6 +63,11 @@ describe('logRequest', () => {
       `${HEAD} "HTTP" verb="GET" URI="/livez" latency="1.234567ms" userAgent="kubectl/v1.35.0 (linux/amd64)" audit-ID="a1b2" srcIP="127.0.0.1:54321" apf_pl="exempt" resp=500 addedInfo=<\n\tlogging error output: "{\\"kind\\":\\"Status\\"}"\n >\n`,
       `${HEAD} "HTTP" verb="WATCH" URI="/api/v1/namespaces?limit=500" latency="1.234567ms" userAgent="kubectl/v1.35.0 (linux/amd64)" audit-ID="${'x'.repeat(64)}" srcIP="127.0.0.1:54321" hijacked=true\n`,
     ]);
+  });
+
+  it("spells srcIP as Go's RemoteAddr", () => {
+    assert.equal(remoteAddr('127.0.0.1', 54321), '127.0.0.1:54321');
+    assert.equal(remoteAddr('::1', 443), '[::1]:443');
   });
 
   it('in JSON', () => {

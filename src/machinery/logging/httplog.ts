@@ -44,6 +44,12 @@ export interface RequestLogFields {
 
 const MAX_AUDIT_ID_LOG_LENGTH = 64;
 
+/** Go's RemoteAddr for a socket's address and port: `127.0.0.1:54321`, `[::1]:54321`. */
+export function remoteAddr(ip: string | undefined, port: number | undefined): string {
+  const host = ip ?? '';
+  return `${host.includes(':') ? `[${host}]` : host}:${port ?? 0}`;
+}
+
 /** The `"HTTP"` line of one finished request at V(3); nothing (one comparison) below that. */
 export function logRequest(f: RequestLogFields): void {
   const v = httplog.v(REQUEST_LOG_LEVEL);
