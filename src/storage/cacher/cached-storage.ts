@@ -362,7 +362,13 @@ export class CachedStorage implements Storage {
   /** Ends the streams of parked watchers as far behind as the backlog bound (see deliver). */
   private cutSlowParked(): void {
     const oldest = this.historyBase + this.history.length - this.backlog;
-    for (const w of this.parked) if (w.cursor < oldest) w.queue.stop();
+    for (const w of this.parked) if (w.cursor < oldest) this.cut(w);
+  }
+
+  /** Ends the stream of a watcher too slow to keep up (its client watches again). */
+  private cut(w: CacheWatcher): void {
+    if (!w.queue.stopped) this.metrics?.terminated(w.prefix);
+    w.queue.stop();
   }
 
   /** Lets events older than SHARED_DELIVERY_MS drop their shared forms. */
@@ -382,7 +388,7 @@ export class CachedStorage implements Storage {
     this.history.splice(0, count);
     this.historyBase += count;
     this.sharedFrom = Math.max(this.sharedFrom, this.historyBase);
-    for (const w of this.parked) if (w.cursor < this.historyBase) w.queue.stop();
+    for (const w of this.parked) if (w.cursor < this.historyBase) this.cut(w);
   }
 
   /** Every watcher the cache serves, live or parked. */
@@ -634,7 +640,7 @@ export class CachedStorage implements Storage {
     w.active = true;
     if (w.queue.backlog >= this.backlog) {
       // Too slow to keep up: end its stream rather than hold events for it without bound.
-      w.queue.stop();
+      this.cut(w);
       return;
     }
     w.queue.push(delivery.event(type));

@@ -87,3 +87,34 @@ describe('watch cache metrics', () => {
     );
   });
 });
+
+describe('watch cache metrics of slow watchers', () => {
+  it('counts watchers cut off for falling behind, by resource', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'apiserver-test-cache-metrics-'));
+    const registry = new MetricsRegistry();
+    const resources = new ResourceOfKey();
+    const cache = new CachedStorage(openSqliteStorage({ path: join(dir, 'store.db') }), {
+      metrics: new WatchCacheMetrics(registry, resources),
+      watcherBacklog: 2,
+    });
+    try {
+      // Never read: its events pile up until the cache ends it.
+      const slow = cache.watch('/configmaps/', { revision: await cache.currentRevision() });
+      for (const name of ['a', 'b', 'c', 'd'])
+        await cache.create(`/configmaps/ns/${name}`, obj('ConfigMap', name));
+      await cache.list('/configmaps/');
+      const e = parseExposition(await registry.metrics());
+      assert.deepEqual(seriesOf(e, 'apiserver_terminated_watchers_total'), [
+        '{group=,resource=configmaps} 1',
+      ]);
+      assert.equal(
+        e.help.get('apiserver_terminated_watchers_total'),
+        '[ALPHA] Counter of watchers closed due to unresponsiveness broken by resource type.',
+      );
+      slow.stop();
+    } finally {
+      await cache.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

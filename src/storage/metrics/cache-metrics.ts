@@ -27,12 +27,16 @@ export interface WatchCacheHooks {
   initialized(): void;
   /** A change the cache took from its feed and handed to its watchers. */
   event(key: string): void;
+  /** A watcher of `prefix` was cut off for falling too far behind. */
+  terminated(prefix: string): void;
 }
 
 export class WatchCacheMetrics implements WatchCacheHooks {
   private readonly received: SeriesCounter;
   private readonly dispatched: SeriesCounter;
   private readonly initCounter: SeriesCounter;
+  private readonly terminatedCounter: SeriesCounter;
+  private readonly terminatedCounts = new Map<GroupResource, CounterRecord>();
   private readonly byResource = new Map<GroupResource, CacheSeries>();
   private readonly initCounts = new Map<GroupResource, CounterRecord>();
   private revision: () => number = () => 0;
@@ -62,6 +66,14 @@ export class WatchCacheMetrics implements WatchCacheHooks {
       {
         name: 'apiserver_watch_cache_initializations_total',
         help: 'Counter of watch cache initializations broken by resource type.',
+        labelNames: GR_LABELS,
+      },
+      registry,
+    );
+    this.terminatedCounter = new SeriesCounter(
+      {
+        name: 'apiserver_terminated_watchers_total',
+        help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
         labelNames: GR_LABELS,
       },
       registry,
@@ -126,5 +138,15 @@ export class WatchCacheMetrics implements WatchCacheHooks {
     const s = this.seriesOf(gr);
     s.received.value++;
     s.dispatched.value++;
+  }
+
+  terminated(prefix: string): void {
+    const gr = this.resources.of(prefix);
+    let c = this.terminatedCounts.get(gr);
+    if (c === undefined) {
+      c = this.terminatedCounter.series(gr.group, gr.resource);
+      this.terminatedCounts.set(gr, c);
+    }
+    c.value++;
   }
 }
