@@ -9,7 +9,7 @@ import { type NamingProfile, namingProfile } from '../../naming/profile.ts';
 import { BearerTokenAuthenticator } from './bearer-token.ts';
 import { BootstrapTokenAuthenticator, bootstrapNames } from './bootstrap-token.ts';
 import { type JwtSetup, type JwtSetupInput, setUpJwtAuthenticators } from './jwt-setup.ts';
-import { AuthenticationMetrics } from './metrics.ts';
+import { usernameFolder } from './metrics.ts';
 import { AUTHN_DEFAULTS, type AuthenticationOptions } from './options.ts';
 import { RequestHeaderAuthenticator } from './request-header.ts';
 import { type ServiceAccountSetup, serviceAccountAuthenticators } from './service-account-setup.ts';
@@ -116,7 +116,8 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
       authenticators,
       anonymous: jwt.anonymous?.enabled ?? o.anonymous ?? true,
       anonymousPaths: anonymousPathsOf(jwt),
-      metrics: o.metrics && new AuthenticationMetrics(o.metrics, o.profile ?? namingProfile('spec')),
+      metrics: o.metrics,
+      foldUsername: usernameFolder(o.profile ?? namingProfile('spec')),
     }),
     tokens,
     apiAudiences,

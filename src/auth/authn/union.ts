@@ -2,8 +2,9 @@
 // credential (a certificate that does not verify, a bearer token nobody knows) is a 401, never a
 // fall back to anonymous: only a request that carries no credential at all is anonymous.
 
+import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import { bearerToken } from './bearer.ts';
-import type { AuthenticationMetrics } from './metrics.ts';
+import { usernameFolder } from './metrics.ts';
 import {
   type Authenticator,
   type AuthnRequest,
@@ -29,15 +30,22 @@ export interface AuthnChainOptions {
    * anonymous conditions); elsewhere a request without credentials is 401.
    */
   anonymousPaths?: readonly string[];
-  /** Where the request filter records attempts, latency and users (none without a registry). */
-  metrics?: AuthenticationMetrics;
+  /** Where the request filter records attempts, latency and users (nothing without a registry). */
+  metrics?: MetricsRegistry;
+  /** User names as the users metric labels them (upstream's folding under the naming profile). */
+  foldUsername?: (username: string) => string;
 }
 
 export class AuthnChain {
   constructor(private readonly opts: AuthnChainOptions) {}
 
-  get metrics(): AuthenticationMetrics | undefined {
+  /** The registry the request filter records authentication metrics in, if any. */
+  get metrics(): MetricsRegistry | undefined {
     return this.opts.metrics;
+  }
+
+  get foldUsername(): (username: string) => string {
+    return this.opts.foldUsername ?? usernameFolder();
   }
 
   async authenticate(req: AuthnRequest): Promise<AuthnOutcome> {
