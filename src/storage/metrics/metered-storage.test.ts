@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import type { ApiObject } from '../../machinery/object.ts';
-import { KeyExistsError, KeyNotFoundError, UnavailableError } from '../errors.ts';
+import { CorruptObjectError, KeyExistsError, KeyNotFoundError, UnavailableError } from '../errors.ts';
 import { openEtcdStorage } from '../etcd/index.ts';
 import type { Predicate, Storage } from '../interface.ts';
 import { openSqliteStorage } from '../sqlite/index.ts';
@@ -256,7 +256,14 @@ describe('storage request errors', () => {
       { objectCountIntervalMs: 0 },
     );
     await assert.rejects(answers.create('/pods/ns/p', cm('p')), KeyExistsError);
-    await Promise.all([down, odd, answers].map((s) => s.objectCountsSettled()));
+    const corrupt = new MeteredStorage(
+      failing(() => new CorruptObjectError('/secrets/ns/s', 'stored value is not valid JSON')),
+      metrics,
+      new ResourceOfKey(),
+      { objectCountIntervalMs: 0 },
+    );
+    await assert.rejects(corrupt.get('/secrets/ns/s'), CorruptObjectError);
+    await Promise.all([down, odd, answers, corrupt].map((s) => s.objectCountsSettled()));
 
     const e = parseExposition(await registry.metrics());
     assert.deepEqual(seriesOf(e, 'etcd_request_errors_total'), [
@@ -266,6 +273,11 @@ describe('storage request errors', () => {
       '{group=,operation=listWithCount,resource=pods} 2',
     ]);
     assert.equal(sampleValue(e, 'apiserver_resource_objects', { group: '', resource: 'pods' }), -1);
+    // A value that does not decode is no failed request, but a decode error of its resource.
+    assert.deepEqual(seriesOf(e, 'apiserver_storage_decode_errors_total'), [
+      // The get, and the count of secrets on first sight (the stub fails every call alike).
+      '{group=,resource=secrets} 2',
+    ]);
     // A failed list still records its cost.
     assert.equal(sampleValue(e, 'apiserver_storage_list_total', { group: '', resource: 'pods' }), 1);
     // No size source: no size series.

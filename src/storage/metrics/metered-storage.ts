@@ -91,11 +91,16 @@ export class MeteredStorage implements Storage {
         return value;
       },
       (err: unknown) => {
-        this.metrics.record(gr, op, (performance.now() - start) / 1000, backendFailed(err, callbacks));
-        if (this.counts.hasPending) this.counts.countPending();
+        this.failed(gr, op, start, err, callbacks);
         throw err;
       },
     );
+  }
+
+  private failed(gr: GroupResource, op: Op, start: number, err: unknown, callbacks: boolean): void {
+    this.metrics.record(gr, op, (performance.now() - start) / 1000, backendFailed(err, callbacks));
+    if (err instanceof StorageError && err.code === 'CorruptObject') this.metrics.recordDecodeError(gr);
+    if (this.counts.hasPending) this.counts.countPending();
   }
 
   create(key: string, obj: ApiObject): Promise<ApiObject> {
@@ -125,10 +130,9 @@ export class MeteredStorage implements Storage {
         return result;
       },
       (err: unknown) => {
-        this.metrics.record(gr, Op.List, (performance.now() - start) / 1000, backendFailed(err, false));
         // Upstream records a list's cost even when it failed.
         this.metrics.recordList(gr, counter.evaluated, counter.evaluated, 0);
-        if (this.counts.hasPending) this.counts.countPending();
+        this.failed(gr, Op.List, start, err, false);
         throw err;
       },
     );

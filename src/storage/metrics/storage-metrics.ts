@@ -58,6 +58,8 @@ export class StorageMetrics {
   private readonly listFetched: SeriesCounter;
   private readonly listEvaluated: SeriesCounter;
   private readonly listReturned: SeriesCounter;
+  private readonly decodeErrors: SeriesCounter;
+  private readonly decodeErrorCounts = new Map<string, CounterRecord>();
   private readonly objects: Gauge<'resource'>;
   private readonly resourceObjects: Gauge<'group' | 'resource'>;
   /** By the resolved resource's identity, which is what a request has at hand. */
@@ -111,6 +113,14 @@ export class StorageMetrics {
     this.listReturned = listCounter(
       'apiserver_storage_list_returned_objects_total',
       'Number of objects returned for a LIST request from storage',
+    );
+    this.decodeErrors = new SeriesCounter(
+      {
+        name: 'apiserver_storage_decode_errors_total',
+        help: 'Number of stored object decode errors split by object type',
+        labelNames: GR_LABELS,
+      },
+      registry,
     );
     this.objects = registry.gauge({
       name: 'apiserver_storage_objects',
@@ -220,6 +230,17 @@ export class StorageMetrics {
     s.fetched.value += fetched;
     s.evaluated.value += evaluated;
     s.returned.value += returned;
+  }
+
+  /** A stored object of the resource failed to decode. */
+  recordDecodeError(gr: GroupResource): void {
+    const name = `${gr.group}/${gr.resource}`;
+    let c = this.decodeErrorCounts.get(name);
+    if (c === undefined) {
+      c = this.decodeErrors.series(gr.group, gr.resource);
+      this.decodeErrorCounts.set(name, c);
+    }
+    c.value++;
   }
 
   /** Sets a resource's object count; -1 says the count failed, as upstream reports it. */
