@@ -256,8 +256,9 @@ export class CachedStorage implements Storage {
 
   private put(obj: ApiObject): void {
     const key = keyOf(obj);
-    this.objects.set(key, this.entryOf(obj));
-    this.metrics?.loaded(key);
+    const entry = this.entryOf(obj);
+    this.objects.set(key, entry);
+    this.metrics?.loaded(key, entry.bytes);
   }
 
   /** Namespaces' names, one string each for every entry's view. */
@@ -309,7 +310,7 @@ export class CachedStorage implements Storage {
       delivery: undefined,
     };
     this.history.push(event);
-    this.metrics?.event(key);
+    this.metrics?.event(key, (ev.type === 'DELETED' ? 0 : entry.bytes) - (previous?.bytes ?? 0));
     const next = this.historyBase + this.history.length;
     if (this.live.size > 0 || this.parked.size > 0) {
       // One decoded-on-demand object, and one event per type, for every watcher of this change.

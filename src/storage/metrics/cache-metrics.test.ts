@@ -72,6 +72,22 @@ describe('watch cache metrics', () => {
     );
   });
 
+  it("sums the encoded size of each resource's objects", async () => {
+    const e = parseExposition(await registry.metrics());
+    const sizeOf = async (prefix: string) =>
+      ((await cache.list(prefix)).encoded ?? []).reduce((sum, item) => sum + item.bytes, 0);
+    const cms = await sizeOf('/configmaps/');
+    assert.ok(cms > 0);
+    assert.equal(
+      sampleValue(e, 'apiserver_resource_size_estimate_bytes', { group: '', resource: 'configmaps' }),
+      cms,
+    );
+    assert.equal(
+      sampleValue(e, 'apiserver_resource_size_estimate_bytes', { group: 'apps', resource: 'deployments' }),
+      await sizeOf('/apps/deployments/'),
+    );
+  });
+
   it("reports the cache's resource version for each resource", async () => {
     const revision = await cache.currentRevision();
     const e = parseExposition(await registry.metrics());
