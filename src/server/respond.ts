@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { NotAcceptableError, negotiateOutput, UnsupportedMediaTypeError } from '../codec/negotiation.ts';
 import type { Serializer } from '../codec/serializers.ts';
 import { notAcceptable, statusOf, unsupportedMediaType } from '../machinery/status.ts';
+import { auditResponse } from './audit/request-audit.ts';
 import type { RequestContext } from './context.ts';
 import { warningHeaders } from './warnings.ts';
 
@@ -101,6 +102,7 @@ export function writeJson(
 ): void {
   // Nobody reads it: encoding a large list for a reset stream is the work a rapid reset costs.
   if (ctx.res.headersSent || responseGone(ctx.res)) return;
+  auditResponse(ctx, status, value);
   sendWarnings(ctx);
   const pretty = ctx.query.get('pretty');
   const body =
@@ -118,6 +120,7 @@ export function writeEncoded(
   serializer: Serializer,
 ): void {
   if (ctx.res.headersSent || responseGone(ctx.res)) return;
+  auditResponse(ctx, status, value);
   sendWarnings(ctx);
   if (serializer.binary) {
     sendBody(ctx, status, serializer.mediaType, serializer.encode(value));

@@ -27,6 +27,8 @@ import { MetricsRegistry } from '../machinery/metrics/index.ts';
 import { tooManyRequests } from '../machinery/status.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
 import { withDeclarativeValidation } from '../registry/declarative-validation.ts';
+import { createAuditBackend } from './audit/backends/index.ts';
+import { type AuditPipeline, openAudit } from './audit/pipeline.ts';
 import { servedRbacSource } from './authz-feed.ts';
 import { serverCodecs } from './codecs.ts';
 import { compose, type RequestContext } from './context.ts';
@@ -70,15 +72,22 @@ export interface ServerHandle {
 
 export async function startServer(options: ServerOptions): Promise<ServerHandle> {
   const lock = lockDataDir(options.dataDir);
+  // What must be released when a later step fails (audit may hold files and sockets).
+  const opened: { audit?: AuditPipeline } = {};
   try {
-    return await startOnLockedDir(options, lock);
+    return await startOnLockedDir(options, lock, opened);
   } catch (err) {
+    await opened.audit?.shutdown();
     lock.release();
     throw err;
   }
 }
 
-async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Promise<ServerHandle> {
+async function startOnLockedDir(
+  options: ServerOptions,
+  lock: DataDirLock,
+  opened: { audit?: AuditPipeline },
+): Promise<ServerHandle> {
   const startedAt = Date.now();
   const profile = namingProfile(options.naming ?? DEFAULTS.naming);
   const host = options.bindAddress ?? DEFAULTS.bindAddress;
@@ -86,6 +95,14 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
   const metricsRegistry = new MetricsRegistry({
     showHiddenMetricsForVersion: options.showHiddenMetricsForVersion,
   });
+  // Bad audit options, policy or webhook configuration stop the start (upstream's messages).
+  const audit = await openAudit(options.audit, {
+    profile,
+    metrics: metricsRegistry,
+    createBackend: createAuditBackend,
+    log: (m) => process.stderr.write(`audit: ${m}\n`),
+  });
+  opened.audit = audit;
 
   const [pki, storage] = await Promise.all([
     ensurePki({
@@ -282,6 +299,8 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
       authenticationGroup: groupName(profile, 'authentication'),
       metrics: metricsRegistry,
+      audit,
+      authorizationGroup: groupName(profile, 'authorization'),
     }),
     router,
   );
@@ -414,6 +433,7 @@ async function startOnLockedDir(options: ServerOptions, lock: DataDirLock): Prom
         await listener.close(options.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs);
         await ready;
         await eventExpiry?.stop();
+        await audit?.shutdown();
         authentication.close();
         authorization.close();
         rbacHandle.stop();

@@ -1,6 +1,7 @@
 // What a server's audit is started with: the library's form of the `--audit-*` flags (the program
 // maps them one to one). Audit is on when a policy is given and at least one backend is.
 
+import type { AuditBackend } from './event-types.ts';
 import type { Policy } from './policy-types.ts';
 
 /** How a backend hands events on: upstream's three modes. */
@@ -70,4 +71,9 @@ export interface AuditOptions {
   policy?: Policy;
   log?: AuditLogOptions;
   webhook?: AuditWebhookOptions;
+  /**
+   * A backend given in memory (library callers and tests), in place of the log and webhook
+   * backends the options would make; it is shut down with the server.
+   */
+  backend?: AuditBackend;
 }

@@ -1,13 +1,28 @@
 // May they: the authorizer chain gets the full attribute set of the request; anything but an
 // allow is a 403 naming what was denied, or a 500 when an authorizer could not decide (a webhook
-// down), as upstream answers: the decision is looked at before the error.
+// down), as upstream answers: the decision is looked at before the error. With audit on, the
+// decision and the authorizer's reason are recorded as audit annotations under upstream's keys
+// (`authorization.<group domain>/decision` and `/reason`); an authorizer error records the reason
+// `internal error` alone, as upstream does.
 
 import { selectorAttributes } from '../../auth/authz/selectors.ts';
 import type { Authorizer } from '../../auth/authz/types.ts';
 import { forbiddenByAuthorization, internalError } from '../../machinery/status.ts';
-import type { Filter } from '../context.ts';
+import { addAuditAnnotation, type Filter } from '../context.ts';
 
-export function authorization(authorizer: Authorizer): Filter {
+/** The audit annotation keys of the decision and its reason. */
+export interface DecisionAnnotationKeys {
+  decision: string;
+  reason: string;
+}
+
+/** `authorization.<group domain>/decision` and `/reason` under the profile. */
+export function decisionAnnotationKeys(authorizationGroup: string): DecisionAnnotationKeys {
+  return { decision: `${authorizationGroup}/decision`, reason: `${authorizationGroup}/reason` };
+}
+
+/** `annotate`: the keys when audit is on; without them nothing is recorded (no cost when off). */
+export function authorization(authorizer: Authorizer, annotate?: DecisionAnnotationKeys): Filter {
   return async (ctx, next) => {
     const info = ctx.info;
     const user = ctx.user ?? { username: '', groups: [] };
@@ -25,7 +40,14 @@ export function authorization(authorizer: Authorizer): Filter {
       ...selectorAttributes(info.verb, ctx.query),
     });
     if (verdict.decision !== 'allow') {
-      if (verdict.error !== undefined) throw internalError(verdict.error);
+      if (verdict.error !== undefined) {
+        if (annotate !== undefined) addAuditAnnotation(ctx, annotate.reason, 'internal error');
+        throw internalError(verdict.error);
+      }
+      if (annotate !== undefined) {
+        addAuditAnnotation(ctx, annotate.decision, 'forbid');
+        addAuditAnnotation(ctx, annotate.reason, verdict.reason);
+      }
       throw forbiddenByAuthorization(
         {
           user: user.username,
@@ -40,6 +62,10 @@ export function authorization(authorizer: Authorizer): Filter {
         },
         verdict.reason,
       );
+    }
+    if (annotate !== undefined) {
+      addAuditAnnotation(ctx, annotate.decision, 'allow');
+      addAuditAnnotation(ctx, annotate.reason, verdict.reason);
     }
     await next();
   };

@@ -10,6 +10,7 @@ import { badRequest, requestEntityTooLarge } from '../../machinery/status.ts';
 import { sameApiVersion } from '../../naming/group-aliases.ts';
 import { groupVersionOf } from '../../registry/resource.ts';
 import type { KindSchema } from '../../schema/types.ts';
+import { auditRequestBody, auditRequestObject } from '../audit/request-audit.ts';
 import type { RequestContext } from '../context.ts';
 import type { ServedResource } from '../served-resources.ts';
 import { addWarnings } from '../warnings.ts';
@@ -32,7 +33,9 @@ export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYT
     chunks.push(chunk as Buffer);
   }
   ctx.bodyBytes = size;
-  return Buffer.concat(chunks);
+  const body = Buffer.concat(chunks);
+  auditRequestBody(ctx, body);
+  return body;
 }
 
 /**
@@ -149,5 +152,6 @@ export async function decodeAs(
     addWarnings(ctx.warnings, found.warnings);
   }
   await breathe(raw.length);
+  auditRequestObject(ctx, obj);
   return obj;
 }

@@ -7,6 +7,7 @@ import { JSON_SERIALIZER } from '../../codec/serializers.ts';
 import { buildTable } from '../../codec/table.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import type { ListObject } from '../../registry/generic-store.ts';
+import { auditResponse } from '../audit/request-audit.ts';
 import type { RequestContext } from '../context.ts';
 import { writeEncoded } from '../respond.ts';
 import { canWriteEncoded, writeEncodedList } from './encoded-list.ts';
@@ -94,6 +95,7 @@ export async function respondList(
     return;
   }
   if (choice.serializer === JSON_SERIALIZER && canWriteEncoded(ctx, list)) {
+    auditResponse(ctx, 200, list);
     await writeEncodedList(ctx, list, list.runs);
     return;
   }
