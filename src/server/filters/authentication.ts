@@ -17,9 +17,21 @@ import {
   type HistogramSeries,
 } from '../metrics/fast-metrics.ts';
 
+/** One set of series per chain: a second filter over the same chain records into the same ones. */
+const metricsOfChain = new WeakMap<AuthnChain, AuthenticationMetrics>();
+
+function metricsOf(chain: AuthnChain): AuthenticationMetrics | undefined {
+  if (chain.metrics === undefined) return undefined;
+  let m = metricsOfChain.get(chain);
+  if (m === undefined) {
+    m = new AuthenticationMetrics(chain.metrics, chain.foldUsername);
+    metricsOfChain.set(chain, m);
+  }
+  return m;
+}
+
 export function authentication(chain: AuthnChain): Filter {
-  const metrics =
-    chain.metrics === undefined ? undefined : new AuthenticationMetrics(chain.metrics, chain.foldUsername);
+  const metrics = metricsOf(chain);
   return async (ctx, next) => {
     const started = metrics === undefined ? 0 : performance.now();
     const outcome = await chain.authenticate({
