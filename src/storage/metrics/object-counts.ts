@@ -27,6 +27,9 @@ export class ObjectCounter {
   private closed = false;
   /** Counts under way, so that close() and tests can wait for them. */
   private readonly running = new Set<Promise<void>>();
+  /** Resources to count for the first time. */
+  private pending: [string, GroupResource][] = [];
+  private pendingTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: ObjectCounterOptions) {
     const interval = opts.intervalMs ?? OBJECT_COUNT_INTERVAL_MS;
@@ -35,10 +38,6 @@ export class ObjectCounter {
       this.timer.unref();
     }
   }
-
-  /** Resources to count for the first time. */
-  private pending: [string, GroupResource][] = [];
-  private pendingTimer: NodeJS.Timeout | undefined;
 
   /** Whether resources wait for their first count (checked after each request). */
   get hasPending(): boolean {
