@@ -90,9 +90,16 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
   const apiAudiences = apiAudiencesOf(o);
   // These read their files and throw when they are bad; first, so that nothing is left running.
   const proxy = o.requestHeader && RequestHeaderAuthenticator.fromOptions(o.requestHeader);
+  // One set of token cache metrics: the webhook's own cache records into them too, as upstream's.
+  const cacheMetrics = o.metrics === undefined ? undefined : new TokenCacheMetrics(o.metrics);
   const webhook =
     o.tokenWebhook &&
-    WebhookTokenAuthenticator.fromOptions(o.tokenWebhook, apiAudiences, o.profile ?? namingProfile('spec'));
+    WebhookTokenAuthenticator.fromOptions(
+      o.tokenWebhook,
+      apiAudiences,
+      o.profile ?? namingProfile('spec'),
+      cacheMetrics,
+    );
   // Throws for bad --oidc-* flags or a bad --authentication-config file: the server does not start.
   const jwt = setUpJwtAuthenticators({
     ...o.jwt,
@@ -105,7 +112,7 @@ export function buildAuthentication(o: AuthnSetup): Authentication {
   const tokens = new CachedTokenAuthenticator(new TokenUnion(tokenAuthenticators(o, jwt, webhook)), {
     successTtlMs: o.tokenSuccessCacheTtlMs ?? AUTHN_DEFAULTS.tokenSuccessCacheTtlMs,
     failureTtlMs: o.tokenFailureCacheTtlMs ?? AUTHN_DEFAULTS.tokenFailureCacheTtlMs,
-    ...(o.metrics === undefined ? {} : { metrics: new TokenCacheMetrics(o.metrics) }),
+    ...(cacheMetrics === undefined ? {} : { metrics: cacheMetrics }),
   });
   const authenticators: Authenticator[] = [];
   if (proxy !== undefined) authenticators.push(proxy);

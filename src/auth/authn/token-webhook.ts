@@ -23,6 +23,7 @@ import {
 } from '../webhook-call.ts';
 import { AUTHN_DEFAULTS, type TokenWebhookOptions } from './options.ts';
 import { CachedTokenAuthenticator } from './token-cache.ts';
+import type { TokenCacheMetrics } from './token-cache-metrics.ts';
 import type { TokenAuthenticator, TokenResult, UserInfo } from './types.ts';
 import { loadWebhookClientConfig, type WebhookClientConfig } from './webhook-client-config.ts';
 
@@ -42,6 +43,8 @@ export interface WebhookAuthenticatorOptions {
   backoff?: WebhookBackoff;
   /** The cache's clock, for tests. */
   now?: () => number;
+  /** The token cache metrics: upstream's webhook cache records into the same ones as the outer cache. */
+  cacheMetrics?: TokenCacheMetrics;
 }
 
 /** How this authenticator words a failed call (the errors end in its refusal's message). */
@@ -146,6 +149,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
       successTtlMs: opts.cacheTtlMs,
       failureTtlMs: opts.cacheTtlMs,
       now: opts.now,
+      ...(opts.cacheMetrics === undefined ? {} : { metrics: opts.cacheMetrics }),
     });
   }
 
@@ -154,6 +158,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     o: TokenWebhookOptions,
     apiAudiences: readonly string[],
     profile: NamingProfile,
+    cacheMetrics?: TokenCacheMetrics,
   ): WebhookTokenAuthenticator {
     return new WebhookTokenAuthenticator({
       config: loadWebhookClientConfig(o.configFile),
@@ -161,6 +166,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
       apiAudiences,
       cacheTtlMs: o.cacheTtlMs ?? AUTHN_DEFAULTS.tokenWebhookCacheTtlMs,
       acceptedGroups: [groupName(profile, 'authentication')],
+      ...(cacheMetrics === undefined ? {} : { cacheMetrics }),
     });
   }
 
