@@ -149,6 +149,13 @@ export class AuthorizationMetrics {
   }
 }
 
+/** The filter metrics' result label: an allow wins over an error, an error over the decision, as upstream's. */
+export function authorizationResult(v: Verdict): 'allowed' | 'error' | 'denied' | 'no-opinion' {
+  if (v.decision === 'allow') return 'allowed';
+  if (v.error !== undefined) return 'error';
+  return v.decision === 'deny' ? 'denied' : 'no-opinion';
+}
+
 /**
  * The authorization filter's metrics (upstream's request filter records them for every request it
  * authorizes): attempts and latency by result. The server's filter records into these.
@@ -175,16 +182,9 @@ export class AuthorizationAttemptMetrics {
     this.latency = new Children((...v) => latency.labels(...v));
   }
 
-  /** One authorization of a request: an allow wins over an error, as upstream classifies. */
+  /** One authorization of a request. */
   record(v: Verdict, seconds: number): void {
-    const result =
-      v.decision === 'allow'
-        ? 'allowed'
-        : v.error !== undefined
-          ? 'error'
-          : v.decision === 'deny'
-            ? 'denied'
-            : 'no-opinion';
+    const result = authorizationResult(v);
     this.attempts.get(result).inc();
     this.latency.get(result).observe(seconds);
   }
