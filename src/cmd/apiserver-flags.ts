@@ -6,6 +6,7 @@ import { METRICS_VERSION, validateShowHiddenVersion } from '../machinery/metrics
 import type { ProfileName } from '../naming/profile.ts';
 import { CONNECTION_DEFAULTS } from '../server/listener.ts';
 import type { ServerOptions } from '../server/options.ts';
+import { AUDIT_FLAGS, auditOptionsFrom } from './audit-flags.ts';
 import { AUTHN_FLAGS, authenticationOptionsFrom } from './authn-flags.ts';
 import { AUTHZ_FLAGS, authorizationOptionsFrom } from './authz-flags.ts';
 import {
@@ -224,6 +225,7 @@ const FLAGS: FlagSpec[] = [
   }),
   ...AUTHN_FLAGS,
   ...AUTHZ_FLAGS,
+  ...AUDIT_FLAGS,
 ];
 
 /** The program's --help text. */
@@ -281,5 +283,6 @@ export function serverOptionsFrom(f: FlagValues, given: ReadonlySet<string>): Se
     showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] as string,
     authentication: authenticationOptionsFrom(f, given),
     authorization: authorizationOptionsFrom(f, given),
+    audit: auditOptionsFrom(f, given),
   };
 }
