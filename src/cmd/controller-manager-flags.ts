@@ -15,6 +15,7 @@ import {
   defaultPlatControllerManagerConfiguration,
 } from '../controllers/manager/config/index.ts';
 import type { ControllerManagerOptions } from '../controllers/manager/controller-manager.ts';
+import { METRICS_VERSION, validateShowHiddenVersion } from '../machinery/metrics/index.ts';
 import { CM_FIELD, type NamingProfile, namingProfile, type ProfileName } from '../naming/index.ts';
 import { type FlagSpec, type FlagValues, flag, parseFlagsGiven, usage } from './flag-parser.ts';
 import { featureGatePairs } from './flag-values.ts';
@@ -31,6 +32,13 @@ function port(v: string): number {
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new Error('must be a port number (0 disables serving)');
   return n;
+}
+
+/** Upstream's check of --show-hidden-metrics-for-version, at parse time. */
+function showHiddenVersion(v: string): string {
+  const invalid = validateShowHiddenVersion(v, METRICS_VERSION);
+  if (invalid !== undefined) throw new Error(invalid);
+  return v;
 }
 
 function profileName(v: string): ProfileName {
@@ -86,6 +94,14 @@ const STANDALONE_FLAGS: FlagSpec[] = [
     description: 'spec (default) or upstream names for groups and labels',
     parse: profileName,
     default: 'spec',
+  }),
+  flag<string>({
+    name: 'show-hidden-metrics-for-version',
+    arg: '<x.y>',
+    description:
+      'the previous minor release, to expose again the metrics deprecated in it (only that release is accepted)',
+    parse: showHiddenVersion,
+    default: '',
   }),
 ];
 
@@ -157,12 +173,15 @@ export function controllerManagerConfig(
     );
   }
   const securePort = values[`${prefix}secure-port`] as number;
+  // The control-plane program's API server flag of that name serves its manager too.
+  const showHidden = values['show-hidden-metrics-for-version'] as string | undefined;
   return {
     config,
     profile,
     securePort: securePort === 0 ? 'none' : securePort,
     bindAddress: values[`${prefix}bind-address`] as string,
     useServiceAccountCredentials: config[CM_FIELD.cloudShared].UseServiceAccountCredentials,
+    ...(showHidden ? { showHiddenMetricsForVersion: showHidden } : {}),
   };
 }
 

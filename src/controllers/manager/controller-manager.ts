@@ -2,9 +2,9 @@
 // (a platconfig, or connection options handed in by startControlPlane), serves its own /healthz and
 // /metrics, and, while it holds the leader Lease (or always, without leader election), runs every
 // enabled controller on shared informers. Losing the lease stops the controllers; the program
-// exits then, as upstream's does, and the library reports it through onLeadershipLost.
+// exits then, as upstream's does, and the library reports it through onLeadershipLost. Its
+// /metrics show upstream's work queue and leader election metrics from this manager's own registry.
 
-import { Gauge, Registry } from 'prom-client';
 import type { ApiClient } from '../../client/api.ts';
 import { restOptionsFromPlatconfig } from '../../client/config.ts';
 import { SharedInformerFactory } from '../../client/informers/factory.ts';
@@ -13,6 +13,7 @@ import { defaultIdentity } from '../../client/leader-election/config.ts';
 import { LeaderElector } from '../../client/leader-election/elector.ts';
 import { leaseResource } from '../../client/leader-election/lease-lock.ts';
 import { RestClient, type RestClientOptions } from '../../client/rest-client.ts';
+import { withWorkQueueMetrics } from '../../client/work-queue/metrics.ts';
 import { loggerFor } from '../../machinery/logging/index.ts';
 import { CM_FIELD, componentName, type NamingProfile, namingProfile } from '../../naming/index.ts';
 import type { HealthCheck } from '../../server/health/health.ts';
@@ -39,6 +40,7 @@ import {
   controllerFeatureGates,
   unknownFeatureGate,
 } from './feature-gates.ts';
+import { type ControllerManagerMetrics, controllerManagerMetrics } from './metrics/index.ts';
 import { type SecureServer, startSecureServing } from './secure-serving.ts';
 import { ServiceAccountCredentialSource } from './service-account-credentials.ts';
 
@@ -73,6 +75,11 @@ export interface ControllerManagerOptions {
   featureGates?: Readonly<Record<string, boolean>>;
   /** The lease was lost while running: the controllers have stopped (the program exits 1). */
   onLeadershipLost?: () => void;
+  /**
+   * `--show-hidden-metrics-for-version`: the previous minor release brings back the metrics
+   * deprecated in it; anything else but empty is refused with upstream's message.
+   */
+  showHiddenMetricsForVersion?: string;
 }
 
 export interface ControllerManagerHandle {
@@ -119,6 +126,12 @@ export async function startControllerManager(
   const gateError = unknownFeatureGate(opts.featureGates ?? {}, [CONTROLLER_FEATURE_GATE_DEFAULTS]);
   if (gateError !== undefined) throw new ConfigurationError(gateError);
   const featureGate = controllerFeatureGates(opts.featureGates);
+  let metrics: ControllerManagerMetrics;
+  try {
+    metrics = controllerManagerMetrics(opts.showHiddenMetricsForVersion);
+  } catch (err) {
+    throw new ConfigurationError((err as Error).message);
+  }
   const log = opts.log ?? defaultLog;
   const generic = config.Generic;
   const connection = generic.ClientConnection;
@@ -175,15 +188,7 @@ export async function startControllerManager(
     ),
   );
 
-  const metrics = new Registry();
-  const masterStatus = new Gauge({
-    name: 'leader_election_master_status',
-    help: 'Whether this manager holds the lease (1) or not (0).',
-    labelNames: ['name'],
-    registers: [metrics],
-  });
   const managerName = componentName(profile, 'controller-manager');
-  masterStatus.set({ name: managerName }, 0);
 
   const running = new Map<string, RunningController>();
   let informers: SharedInformerFactory | undefined;
@@ -213,19 +218,18 @@ export async function startControllerManager(
         log,
       };
       try {
-        running.set(d.name, await d.start(ctx));
+        // Queues the controller makes as it starts meter into this manager's registry.
+        running.set(d.name, await withWorkQueueMetrics(metrics.workQueues, () => d.start(ctx)));
         log.info(`Started controller ${d.name}`);
       } catch (err) {
         log.error(`Error starting controller ${d.name}`, { err: (err as Error).message });
       }
     }
     factory.start();
-    masterStatus.set({ name: managerName }, 1);
     resolveLeading();
   };
 
   const stopControllers = async (): Promise<void> => {
-    masterStatus.set({ name: managerName }, 0);
     leaderSignal?.abort();
     const all = [...running.values()];
     running.clear();
@@ -240,16 +244,19 @@ export async function startControllerManager(
   let elector: LeaderElector | undefined;
   let electing: Promise<void> | undefined;
   if (election.leaderElect) {
+    // Upstream names the election (in its metrics and health check) after the lease.
+    const leaseName = election.resourceName || managerName;
     elector = new LeaderElector({
       leases: root.resource(leaseResource(profile), election.resourceNamespace || systemNamespace),
-      resourceName: election.resourceName || managerName,
+      resourceName: leaseName,
       resourceLock: election.resourceLock,
       identity,
       leaseDurationMs: durationMs(election.leaseDuration),
       renewDeadlineMs: durationMs(election.renewDeadline),
       retryPeriodMs: durationMs(election.retryPeriod),
       releaseOnCancel: true,
-      name: managerName,
+      name: leaseName,
+      metrics: metrics.leaderElection,
       onError: (err) => log.error('leader election', { err: (err as Error).message }),
       callbacks: {
         onStartedLeading: (signal) => {
@@ -327,7 +334,7 @@ export async function startControllerManager(
       bindAddress: opts.bindAddress ?? '127.0.0.1',
       port,
       checks,
-      metrics,
+      metrics: metrics.registry.registry,
       configz: () => ({ componentconfig: config }),
       auth: new DelegatedAuth({ client: root, profile }),
       commonName: managerName,
