@@ -15,9 +15,17 @@ describe('metric stability', () => {
     assert.equal(annotatedHelp('Counts.', { deprecatedVersion: '1.36' }, '1.35'), '[ALPHA] Counts.');
   });
 
-  it('hides what was deprecated before the current minor release, unless asked', () => {
-    assert.equal(isHidden({ deprecatedVersion: '1.35' }, '1.35', false), false);
-    assert.equal(isHidden({ deprecatedVersion: '1.34' }, '1.35', false), true);
+  it("hides a deprecated metric once its class's period has run out, unless asked", () => {
+    // ALPHA (and INTERNAL): hidden from the release that deprecates it.
+    assert.equal(isHidden({ deprecatedVersion: '1.35' }, '1.35', false), true);
+    assert.equal(isHidden({ deprecatedVersion: '1.36' }, '1.35', false), false);
+    // BETA: one more release.
+    assert.equal(isHidden({ stability: 'BETA', deprecatedVersion: '1.35' }, '1.35', false), false);
+    assert.equal(isHidden({ stability: 'BETA', deprecatedVersion: '1.34' }, '1.35', false), true);
+    // STABLE: three more.
+    assert.equal(isHidden({ stability: 'STABLE', deprecatedVersion: '1.33.0' }, '1.35', false), false);
+    assert.equal(isHidden({ stability: 'STABLE', deprecatedVersion: '1.32.0' }, '1.35', false), true);
+    assert.equal(isHidden({ stability: 'STABLE', deprecatedVersion: '0.99' }, '1.35', false), true);
     assert.equal(isHidden({ deprecatedVersion: '1.34' }, '1.35', true), false);
     assert.equal(isHidden({}, '1.35', false), false);
   });

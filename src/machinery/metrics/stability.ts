@@ -1,7 +1,8 @@
 // Metric stability classes as kube's components declare them: every help text starts with its
 // class (`[ALPHA]`, `[BETA]`, `[STABLE]`), a deprecated metric says from which release in its help
-// text, and one deprecated before the current minor release is hidden (not registered, so not
-// exposed) unless `--show-hidden-metrics-for-version` names the previous minor release.
+// text (the spec's "(Deprecated from x.y)"; upstream writes "since" and the full version), and one
+// whose class's deprecation period has run out is hidden (not registered, so not exposed) unless
+// `--show-hidden-metrics-for-version` names the previous minor release.
 
 export type StabilityLevel = 'INTERNAL' | 'ALPHA' | 'BETA' | 'STABLE';
 
@@ -63,18 +64,26 @@ export function validateShowHiddenVersion(value: string, currentVersion: string)
   return undefined;
 }
 
+/** Minor releases a deprecated metric stays visible, by class: the spec's deprecation periods. */
+function deprecationPeriod(stability: StabilityLevel | undefined): number {
+  if (stability === 'STABLE') return 3;
+  if (stability === 'BETA') return 1;
+  return 0;
+}
+
 /**
- * Whether a metric deprecated at `deprecatedVersion` is left out of the exposition: deprecated in
- * a release before the current one. A valid `--show-hidden-metrics-for-version` brings every such
- * metric back, as upstream's does (the flag only accepts the previous minor release, so at most a
- * release's worth of deprecations is hidden at a time in practice).
+ * Whether a deprecated metric is left out of the exposition: once its class's deprecation period
+ * (STABLE 3 minor releases, BETA 1, ALPHA none) has run out by the current release, so an ALPHA
+ * metric hides in the release that deprecates it. A valid `--show-hidden-metrics-for-version`
+ * brings every such metric back, as upstream's does.
  */
 export function isHidden(opts: StabilityOpts, currentVersion: string, showHidden: boolean): boolean {
   if (opts.deprecatedVersion === undefined || showHidden) return false;
   const deprecated = parseMinorVersion(opts.deprecatedVersion);
   const current = parseMinorVersion(currentVersion);
   if (deprecated === undefined || current === undefined) return false;
-  return compare(deprecated, current) < 0;
+  if (deprecated.major !== current.major) return deprecated.major < current.major;
+  return deprecated.minor + deprecationPeriod(opts.stability) <= current.minor;
 }
 
 /** Upstream notes a deprecation in the help text once the current release has reached it. */

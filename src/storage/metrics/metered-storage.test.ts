@@ -137,15 +137,18 @@ function assertSize(e: Exposition): void {
   );
 }
 
-/** What only a registry showing hidden metrics exposes: the deprecated gauges. */
+/**
+ * The deprecated gauges: STABLE apiserver_storage_objects (deprecated in 1.34) is still within its
+ * three releases, so shown with its note; the ALPHA total size (1.28) only when hidden ones are.
+ */
 function assertHidden(shown: Exposition, plain: Exposition, endpoint: string): void {
-  assert.deepEqual(seriesOf(shown, 'apiserver_storage_objects'), [
+  assert.deepEqual(seriesOf(plain, 'apiserver_storage_objects'), [
     '{resource=configmaps} 1',
     '{resource=deployments.apps} 1',
   ]);
   assert.match(
-    shown.help.get('apiserver_storage_objects') ?? '',
-    /^\[STABLE\] .*\[DEPRECATED, consider using apiserver_resource_objects instead\] Number of stored objects/,
+    plain.help.get('apiserver_storage_objects') ?? '',
+    /^\[STABLE\] \(Deprecated from 1\.34\) \[DEPRECATED, consider using apiserver_resource_objects instead\] Number of stored objects/,
   );
   const total = sampleValue(shown, 'apiserver_storage_db_total_size_in_bytes', { endpoint });
   assert.ok(total !== undefined && total > 0);
