@@ -342,7 +342,7 @@ describe('label normalisation', () => {
 describe('fast histogram', () => {
   it('counts a value on a bound in that bound, cumulatively, and renders through the registry', async () => {
     const { MetricsRegistry } = await import('../../machinery/metrics/index.ts');
-    const { FastHistogram } = await import('./fast-metrics.ts');
+    const { FastHistogram } = await import('../../machinery/metrics/index.ts');
     const registry = new MetricsRegistry();
     const h = new FastHistogram(
       { name: 'test_seconds', help: 'Test.', labelNames: ['a'], buckets: [1, 2] },

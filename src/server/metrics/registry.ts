@@ -5,7 +5,7 @@
 
 import { collectDefaultMetrics, type Gauge, Registry } from 'prom-client';
 import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
-import { FastCounter, FastHistogram } from './fast-metrics.ts';
+import { FastCounter, FastHistogram } from '../../machinery/metrics/index.ts';
 
 /** Upstream's latency buckets for the request duration histogram (seconds). */
 export const REQUEST_DURATION_BUCKETS = [

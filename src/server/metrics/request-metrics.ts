@@ -4,9 +4,9 @@
 // LIST responses alone).
 
 import type { Gauge } from 'prom-client';
+import type { CounterSeries, HistogramSeries } from '../../machinery/metrics/index.ts';
 import { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import type { RequestContext } from '../context.ts';
-import type { CounterSeries, HistogramSeries } from './fast-metrics.ts';
 import { type ApiServerMetrics, createApiServerMetrics } from './registry.ts';
 
 /** What begin() learnt about a request that end() needs again. */

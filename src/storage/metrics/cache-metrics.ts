@@ -5,14 +5,14 @@
 // held then, and when its first object arrives for the others.
 
 import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
+import { type CounterSeries, FastCounter } from '../../machinery/metrics/index.ts';
 import type { GroupResource, ResourceOfKey } from './resource-of.ts';
-import { type CounterRecord, SeriesCounter } from './series.ts';
 
 const GR_LABELS = ['group', 'resource'] as const;
 
 interface CacheSeries {
-  received: CounterRecord;
-  dispatched: CounterRecord;
+  received: CounterSeries;
+  dispatched: CounterSeries;
   /** The encoded size of the resource's objects in the cache. */
   bytes: number;
 }
@@ -35,13 +35,13 @@ export interface WatchCacheHooks {
 }
 
 export class WatchCacheMetrics implements WatchCacheHooks {
-  private readonly received: SeriesCounter;
-  private readonly dispatched: SeriesCounter;
-  private readonly initCounter: SeriesCounter;
-  private readonly terminatedCounter: SeriesCounter;
-  private readonly terminatedCounts = new Map<GroupResource, CounterRecord>();
+  private readonly received: FastCounter;
+  private readonly dispatched: FastCounter;
+  private readonly initCounter: FastCounter;
+  private readonly terminatedCounter: FastCounter;
+  private readonly terminatedCounts = new Map<GroupResource, CounterSeries>();
   private readonly byResource = new Map<GroupResource, CacheSeries>();
-  private readonly initCounts = new Map<GroupResource, CounterRecord>();
+  private readonly initCounts = new Map<GroupResource, CounterSeries>();
   private revision: () => number = () => 0;
   private ready = false;
 
@@ -49,7 +49,7 @@ export class WatchCacheMetrics implements WatchCacheHooks {
     registry: MetricsRegistry,
     private readonly resources: ResourceOfKey,
   ) {
-    this.received = new SeriesCounter(
+    this.received = new FastCounter(
       {
         name: 'apiserver_watch_cache_events_received_total',
         help: 'Counter of events received in watch cache broken by resource type.',
@@ -57,7 +57,7 @@ export class WatchCacheMetrics implements WatchCacheHooks {
       },
       registry,
     );
-    this.dispatched = new SeriesCounter(
+    this.dispatched = new FastCounter(
       {
         name: 'apiserver_watch_cache_events_dispatched_total',
         help: 'Counter of events dispatched in watch cache broken by resource type.',
@@ -65,7 +65,7 @@ export class WatchCacheMetrics implements WatchCacheHooks {
       },
       registry,
     );
-    this.initCounter = new SeriesCounter(
+    this.initCounter = new FastCounter(
       {
         name: 'apiserver_watch_cache_initializations_total',
         help: 'Counter of watch cache initializations broken by resource type.',
@@ -73,7 +73,7 @@ export class WatchCacheMetrics implements WatchCacheHooks {
       },
       registry,
     );
-    this.terminatedCounter = new SeriesCounter(
+    this.terminatedCounter = new FastCounter(
       {
         name: 'apiserver_terminated_watchers_total',
         help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',

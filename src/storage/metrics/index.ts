@@ -7,6 +7,5 @@ export * from './cache-metrics.ts';
 export * from './metered-storage.ts';
 export * from './object-counts.ts';
 export * from './resource-of.ts';
-export * from './series.ts';
 export * from './size.ts';
 export * from './storage-metrics.ts';

@@ -2,13 +2,18 @@
 // storage/etcd3/metrics): requests to the backend by operation and resource, the cost of lists
 // served by the backend, object counts per resource and the database's size. Both backends report
 // under etcd's names, as the metrics are what dashboards and alerts read. Request series are plain
-// records (series.ts) found without building a string: by the resolved resource's identity, then
+// records (machinery's fast metrics) found without building a string: by the resolved resource's identity, then
 // by operation.
 
 import type { Gauge } from 'prom-client';
 import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
+import {
+  type CounterSeries,
+  FastCounter,
+  FastHistogram,
+  type HistogramSeries,
+} from '../../machinery/metrics/index.ts';
 import type { GroupResource } from './resource-of.ts';
-import { type CounterRecord, type HistogramRecord, SeriesCounter, SeriesHistogram } from './series.ts';
 
 /** Operations as upstream's etcd3 store labels its requests. */
 export const OPERATIONS = ['get', 'create', 'update', 'delete', 'list', 'listWithCount'] as const;
@@ -27,16 +32,16 @@ const GR_LABELS = ['group', 'resource'] as const;
 
 /** One operation on one resource: its duration, count and (once one happened) errors. */
 interface RequestSeries {
-  duration: HistogramRecord;
-  total: CounterRecord;
-  errors: CounterRecord | undefined;
+  duration: HistogramSeries;
+  total: CounterSeries;
+  errors: CounterSeries | undefined;
 }
 
 interface ListSeries {
-  total: CounterRecord;
-  fetched: CounterRecord;
-  evaluated: CounterRecord;
-  returned: CounterRecord;
+  total: CounterSeries;
+  fetched: CounterSeries;
+  evaluated: CounterSeries;
+  returned: CounterSeries;
 }
 
 /** Where apiserver_storage_size_bytes reads the database's size from. */
@@ -51,15 +56,15 @@ export interface StorageSizeSource {
 export const STORAGE_CLUSTER_ID = 'etcd-0';
 
 export class StorageMetrics {
-  private readonly duration: SeriesHistogram;
-  private readonly requests: SeriesCounter;
-  private readonly requestErrors: SeriesCounter;
-  private readonly listTotal: SeriesCounter;
-  private readonly listFetched: SeriesCounter;
-  private readonly listEvaluated: SeriesCounter;
-  private readonly listReturned: SeriesCounter;
-  private readonly decodeErrors: SeriesCounter;
-  private readonly decodeErrorCounts = new Map<string, CounterRecord>();
+  private readonly duration: FastHistogram;
+  private readonly requests: FastCounter;
+  private readonly requestErrors: FastCounter;
+  private readonly listTotal: FastCounter;
+  private readonly listFetched: FastCounter;
+  private readonly listEvaluated: FastCounter;
+  private readonly listReturned: FastCounter;
+  private readonly decodeErrors: FastCounter;
+  private readonly decodeErrorCounts = new Map<string, CounterSeries>();
   private readonly objects: Gauge<'resource'>;
   private readonly resourceObjects: Gauge<'group' | 'resource'>;
   /** By the resolved resource's identity, which is what a request has at hand. */
@@ -71,7 +76,7 @@ export class StorageMetrics {
 
   constructor(registry: MetricsRegistry) {
     const labelNames = REQUEST_LABELS;
-    this.duration = new SeriesHistogram(
+    this.duration = new FastHistogram(
       {
         name: 'etcd_request_duration_seconds',
         help: 'Etcd request latency in seconds for each operation and object type.',
@@ -80,7 +85,7 @@ export class StorageMetrics {
       },
       registry,
     );
-    this.requests = new SeriesCounter(
+    this.requests = new FastCounter(
       {
         name: 'etcd_requests_total',
         help: 'Etcd request counts for each operation and object type.',
@@ -88,7 +93,7 @@ export class StorageMetrics {
       },
       registry,
     );
-    this.requestErrors = new SeriesCounter(
+    this.requestErrors = new FastCounter(
       {
         name: 'etcd_request_errors_total',
         help: 'Etcd failed request counts for each operation and object type.',
@@ -97,7 +102,7 @@ export class StorageMetrics {
       registry,
     );
     const listCounter = (name: string, help: string) =>
-      new SeriesCounter({ name, help, labelNames: GR_LABELS }, registry);
+      new FastCounter({ name, help, labelNames: GR_LABELS }, registry);
     this.listTotal = listCounter(
       'apiserver_storage_list_total',
       'Number of LIST requests served from storage',
@@ -114,7 +119,7 @@ export class StorageMetrics {
       'apiserver_storage_list_returned_objects_total',
       'Number of objects returned for a LIST request from storage',
     );
-    this.decodeErrors = new SeriesCounter(
+    this.decodeErrors = new FastCounter(
       {
         name: 'apiserver_storage_decode_errors_total',
         help: 'Number of stored object decode errors split by object type',

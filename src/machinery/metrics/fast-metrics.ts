@@ -1,10 +1,11 @@
-// Counters and histograms whose series are plain records the caller keeps: recording adds to a
-// number, with no label hashing. prom-client's own children hash their labels on every call, which
-// per storage request or watch event costs more than the rest of the bookkeeping. The metrics
-// render through the component's registry in prom-client's shape, so the exposition is prom-client's.
+// A counter and a histogram whose series are plain mutable records: the hot path adds to a
+// number. prom-client's own children hash and validate their labels on every call, which cost
+// more than the rest of a request's bookkeeping; these render through the same registry (they
+// answer get() in the shape prom-client's metrics do), so the exposition text is prom-client's.
 
 import type { Registry } from 'prom-client';
-import type { MetricsRegistry, StabilityOpts } from '../../machinery/metrics/index.ts';
+import type { MetricsRegistry } from './registry.ts';
+import type { StabilityOpts } from './stability.ts';
 
 type Labels = Record<string, string>;
 
@@ -22,45 +23,47 @@ interface Rendered {
   values: Value[];
 }
 
-export interface SeriesMetricOpts extends StabilityOpts {
-  name: string;
-  help: string;
-  labelNames: readonly string[];
-}
-
 function labelsOf(names: readonly string[], values: readonly string[]): Labels {
   const labels: Labels = {};
   for (let i = 0; i < names.length; i++) labels[names[i]] = values[i];
   return labels;
 }
 
-/** Registers with the registries, which only call name, get() and reset() on a metric. */
+/** Hands the metric to the registries, which only call name, get() and reset() on it. */
 function register(registries: Registry[], metric: { name: string; get(): Promise<Rendered>; reset(): void }) {
   // biome-ignore lint/suspicious/noExplicitAny: the registry's type names prom-client's classes, whose interface this meets.
   for (const r of registries) r.registerMetric(metric as any);
 }
 
-export interface CounterRecord {
-  readonly labels: Labels;
+/** What both fast metrics are defined with: name, description, stability class, label names. */
+export interface FastMetricOpts extends StabilityOpts {
+  name: string;
+  help: string;
+  labelNames: readonly string[];
+}
+
+export interface CounterSeries {
+  labels: Labels;
   value: number;
 }
 
-export class SeriesCounter {
+export class FastCounter {
   readonly type = 'counter';
+  private readonly all: CounterSeries[] = [];
+
   readonly name: string;
   readonly help: string;
   private readonly labelNames: readonly string[];
-  private readonly all: CounterRecord[] = [];
 
-  constructor(opts: SeriesMetricOpts, registry: MetricsRegistry) {
+  constructor(opts: FastMetricOpts, registry: MetricsRegistry) {
     this.name = opts.name;
     this.help = registry.help(opts);
     this.labelNames = opts.labelNames;
     register(registry.registers(opts), this);
   }
 
-  /** A new series, exposed from now on; the caller keeps it and adds to its value. */
-  series(...values: string[]): CounterRecord {
+  /** A new series; the caller keeps it (and adds to its value) for as long as the label values hold. */
+  series(...values: string[]): CounterSeries {
     const s = { labels: labelsOf(this.labelNames, values), value: 0 };
     this.all.push(s);
     return s;
@@ -81,23 +84,24 @@ export class SeriesCounter {
   }
 }
 
-export interface HistogramRecord {
-  readonly labels: Labels;
-  /** Observations per bucket, not cumulative; the last slot is above every bound. */
-  readonly counts: Float64Array;
+export interface HistogramSeries {
+  labels: Labels;
+  /** Observations per bucket, not cumulative (the last slot is above every bound). */
+  counts: Float64Array;
   sum: number;
   count: number;
 }
 
-export class SeriesHistogram {
+export class FastHistogram {
   readonly type = 'histogram';
+  private readonly all: HistogramSeries[] = [];
+
   readonly name: string;
   readonly help: string;
   readonly buckets: readonly number[];
   private readonly labelNames: readonly string[];
-  private readonly all: HistogramRecord[] = [];
 
-  constructor(opts: SeriesMetricOpts & { buckets: readonly number[] }, registry: MetricsRegistry) {
+  constructor(opts: FastMetricOpts & { buckets: readonly number[] }, registry: MetricsRegistry) {
     this.name = opts.name;
     this.help = registry.help(opts);
     this.labelNames = opts.labelNames;
@@ -105,7 +109,7 @@ export class SeriesHistogram {
     register(registry.registers(opts), this);
   }
 
-  series(...values: string[]): HistogramRecord {
+  series(...values: string[]): HistogramSeries {
     const s = {
       labels: labelsOf(this.labelNames, values),
       counts: new Float64Array(this.buckets.length + 1),
@@ -116,7 +120,7 @@ export class SeriesHistogram {
     return s;
   }
 
-  observe(s: HistogramRecord, v: number): void {
+  observe(s: HistogramSeries, v: number): void {
     const b = this.buckets;
     let i = 0;
     while (i < b.length && v > b[i]) i++;
