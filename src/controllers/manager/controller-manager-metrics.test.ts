@@ -11,6 +11,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { GENERATED_SIGNING_KEY_FILE } from '../../auth/authn/service-account-setup.ts';
 import { RateLimitingQueue } from '../../client/work-queue/rate-limiting-queue.ts';
 import { runWorkers } from '../../client/work-queue/run-workers.ts';
 import { componentName, namingProfile } from '../../naming/index.ts';
@@ -156,6 +157,42 @@ describe('controller manager metrics', () => {
     } finally {
       await follower?.stop();
       await leader.stop();
+    }
+  });
+
+  it("meters every system controller's queue under upstream's name", async () => {
+    const cfg = config(false);
+    cfg.Generic.Controllers = ['*', 'bootstrap-signer-controller', 'token-cleaner-controller'];
+    // The token controller runs only with a signing key (upstream skips it without one).
+    cfg.SAController.ServiceAccountKeyFile = join(api.dir, GENERATED_SIGNING_KEY_FILE);
+    const m = await startControllerManager({
+      platconfig: api.server.adminConfigPath,
+      config: cfg,
+      securePort: 0,
+      log: quiet,
+    });
+    try {
+      await m.leading;
+      const e = parseExposition(await scrape(m));
+      // A queue's series exist from the moment it is made, as upstream's.
+      const named = new Set(
+        e.samples.filter((s) => s.name === 'workqueue_adds_total').map((s) => s.labels.name),
+      );
+      assert.deepEqual([...named].sort(), [
+        'ClusterRoleAggregator',
+        'bootstrap_signer_queue',
+        'deployment',
+        'garbage_collector_attempt_to_delete',
+        'garbage_collector_attempt_to_orphan',
+        'namespace',
+        'replicaset',
+        'root_ca_cert_publisher',
+        'serviceaccount',
+        'serviceaccount_tokens_service',
+        'token_cleaner',
+      ]);
+    } finally {
+      await m.stop();
     }
   });
 
