@@ -7,11 +7,19 @@ export function nowMicros(): number {
   return performance.timeOrigin + performance.now();
 }
 
+// Every event formats one or two timestamps: the text up to the seconds is kept for the current
+// second, so most calls only print the fraction.
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
 /** `ms` (epoch milliseconds, fractional) as `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
 export function formatMicroTime(ms: number): string {
-  const whole = Math.floor(ms);
-  const micros = Math.min(999, Math.floor((ms - whole) * 1000));
-  // toISOString ends `.sssZ`: the milliseconds are kept and three more digits follow them.
-  const iso = new Date(whole).toISOString();
-  return `${iso.slice(0, -1)}${String(micros).padStart(3, '0')}Z`;
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    // toISOString gives `YYYY-MM-DDTHH:MM:SS.sssZ`; the seconds' part and its dot are kept.
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  const micros = Math.min(999_999, Math.floor((ms - second * 1000) * 1000));
+  return `${cachedPrefix}${String(micros).padStart(6, '0')}Z`;
 }

@@ -44,7 +44,8 @@ export class PolicyRuleEvaluator {
       if (ruleMatches(rule, attrs)) {
         return {
           level: rule.level as AuditLevel,
-          omitStages: [...omitStages],
+          // Shared by every request the rule matches: readers must not change it.
+          omitStages,
           omitManagedFields: rule.omitManagedFields ?? this.policy.omitManagedFields,
         };
       }
