@@ -1,11 +1,10 @@
-// A gauge whose series are plain mutable records, beside server/metrics/fast-metrics.ts's counter
+// A gauge whose series are plain mutable records, beside machinery/metrics/fast-metrics.ts's counter
 // and histogram: a work queue moves its depth on every add and get, and prom-client's own children
 // hash their labels on every call. An optional refresh runs before each scrape, for values that
 // are sampled rather than kept (the queues' unfinished work).
 
 import type { Registry } from 'prom-client';
-import type { MetricsRegistry } from '../../../machinery/metrics/index.ts';
-import type { FastMetricOpts } from '../../../server/metrics/fast-metrics.ts';
+import type { FastMetricOpts, MetricsRegistry } from '../../../machinery/metrics/index.ts';
 
 type Labels = Record<string, string>;
 

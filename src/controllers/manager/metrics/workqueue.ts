@@ -10,13 +10,14 @@ import type {
   UnfinishedWork,
   WorkQueueMetricsProvider,
 } from '../../../client/work-queue/metrics.ts';
-import { exponentialBuckets, type MetricsRegistry } from '../../../machinery/metrics/index.ts';
 import {
   type CounterSeries,
+  exponentialBuckets,
   FastCounter,
   FastHistogram,
   type HistogramSeries,
-} from '../../../server/metrics/fast-metrics.ts';
+  type MetricsRegistry,
+} from '../../../machinery/metrics/index.ts';
 import { FastGauge, type GaugeSeries } from './fast-gauge.ts';
 
 /** prometheus.ExponentialBuckets(10e-9, 10, 10): 10 ns to 10 s. */
