@@ -38,6 +38,23 @@ describe('audit at server start', () => {
     await s.stop();
   });
 
+  it('an invalid webhook configuration stops the start; without a policy it is not read, as upstream', async () => {
+    const policy = join(dir, 'ok-policy.yaml');
+    writeFileSync(policy, `apiVersion: ${V1}\nkind: Policy\nrules:\n  - level: Metadata\n`);
+    const hook = join(dir, 'hook.yaml');
+    writeFileSync(
+      hook,
+      'clusters: [{name: a, cluster: {}}]\ncontexts: [{name: c, context: {cluster: a}}]\ncurrent-context: c\n',
+    );
+    const dataDir = join(dir, 'data3');
+    await assert.rejects(
+      startServer({ dataDir, securePort: 0, audit: { policyFile: policy, webhook: { configFile: hook } } }),
+      /^Error: initializing audit webhook: .*hook\.yaml/,
+    );
+    const s = await startServer({ dataDir, securePort: 0, audit: { webhook: { configFile: hook } } });
+    await s.stop();
+  });
+
   it("invalid options stop the start with upstream's messages", async () => {
     await assert.rejects(
       startServer({

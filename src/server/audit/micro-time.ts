@@ -20,6 +20,8 @@ export function formatMicroTime(ms: number): string {
     // toISOString gives `YYYY-MM-DDTHH:MM:SS.sssZ`; the seconds' part and its dot are kept.
     cachedPrefix = new Date(second * 1000).toISOString().slice(0, 20);
   }
-  const micros = Math.min(999_999, Math.floor((ms - second * 1000) * 1000));
+  // Rounded, not cut: a double near 1.7e12 ms holds only about a quarter of a microsecond, so a
+  // whole microsecond may arrive as 0.9999...
+  const micros = Math.min(999_999, Math.round((ms - second * 1000) * 1000));
   return `${cachedPrefix}${String(micros).padStart(6, '0')}Z`;
 }
