@@ -8,8 +8,9 @@
 // - batches pass a token bucket when throttling is on (the webhook's default: 10/s, burst 15);
 // - the delegate is called in turn (the log: a synchronous write) or, with `async`, without
 //   waiting for the previous batch (the webhook: each batch's send and retries run on their own);
-// - shutdown refuses new events, hands every queued event on in batches, waits for sends up to
-//   shutdownTimeoutMs and then shuts the delegate down (which abandons what is still retrying and
+// - shutdown refuses new events and hands every queued event on in batches, all within
+//   shutdownTimeoutMs: past it, events still queued (held back by the throttle) are counted as lost
+//   `buffered` events, and the delegate is shut down (which abandons what is still retrying and
 //   counts it as lost).
 
 import type { AuditBackend, AuditEvent } from '../event-types.ts';
@@ -54,6 +55,8 @@ export class BufferedBackend implements AuditBackend {
   private readonly throttle: TokenBucket | undefined;
   private readonly inflight = new Set<Promise<unknown>>();
   private drained: Promise<void> | undefined;
+  /** Aborted when shutdown's time is up. */
+  private readonly deadline = new AbortController();
 
   constructor(
     private readonly delegate: BatchDelegate,
@@ -115,7 +118,11 @@ export class BufferedBackend implements AuditBackend {
     this.pumping = true;
     try {
       while (this.ready()) {
-        if (this.throttle !== undefined) await this.throttle.take();
+        if (this.throttle !== undefined) await this.throttle.take(this.deadline.signal);
+        if (this.deadline.signal.aborted) {
+          this.dropQueued();
+          break;
+        }
         const batch = this.take();
         if (batch.length === 0) continue;
         const sending = this.dispatch(batch);
@@ -130,6 +137,14 @@ export class BufferedBackend implements AuditBackend {
       if (this.ready()) this.schedulePump();
       else this.startTimer();
     }
+  }
+
+  /** At shutdown's deadline: what is still queued is lost. */
+  private dropQueued(): void {
+    const lost = this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    this.errors.report(PLUGIN, 'audit backend shut down before the events could be sent', lost);
   }
 
   private take(): AuditEvent[] {
@@ -181,19 +196,16 @@ export class BufferedBackend implements AuditBackend {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    // Let a running pump finish its batch, then hand on everything left.
+    const signal = this.deadline.signal;
+    const timer = setTimeout(() => this.deadline.abort(), this.config.shutdownTimeoutMs);
+    const timeUp = new Promise<void>((resolve) =>
+      signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    // Let a running pump finish, then hand on everything left.
     while (this.pumping) await new Promise((resolve) => setImmediate(resolve));
     await this.pump();
-    if (this.inflight.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...this.inflight]),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, this.config.shutdownTimeoutMs);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    if (this.inflight.size > 0) await Promise.race([Promise.allSettled([...this.inflight]), timeUp]);
+    clearTimeout(timer);
     await this.delegate.shutdown();
     await Promise.allSettled([...this.inflight]);
   }

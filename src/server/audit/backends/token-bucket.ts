@@ -1,5 +1,6 @@
 // The batch wrapper's throttle: client-go's token bucket (qps tokens a second, at most burst of
-// them saved, starting full). take() resolves when a token is free; waits queue in order.
+// them saved, starting full). take() resolves when a token is free (or
+// the wait is aborted); waits queue in order.
 
 export class TokenBucket {
   private tokens: number;
@@ -23,8 +24,18 @@ export class TokenBucket {
     return this.tokens >= 0 ? 0 : (-this.tokens / this.qps) * 1000;
   }
 
-  async take(): Promise<void> {
+  /** Waits for a token; an abort ends the wait early. */
+  async take(signal?: AbortSignal): Promise<void> {
     const wait = this.reserve();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait <= 0 || signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, wait);
+      signal?.addEventListener('abort', done, { once: true });
+    });
   }
 }
