@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { namingProfile } from '../../naming/profile.ts';
 import { startServer } from '../server.ts';
-import { startTestApiServer, waitFor } from '../testing/index.ts';
+import { client, startTestApiServer, waitFor } from '../testing/index.ts';
 import { auditGroup } from './policy-types.ts';
 
 const V1 = `${auditGroup(namingProfile('spec'))}/v1`;
@@ -38,7 +38,7 @@ describe('audit at server start', () => {
     await s.stop();
   });
 
-  it('an invalid webhook configuration stops the start; without a policy it is not read, as upstream', async () => {
+  it('an invalid webhook configuration stops the start; without a policy it is not read, as upstream, and audit is off', async () => {
     const policy = join(dir, 'ok-policy.yaml');
     writeFileSync(policy, `apiVersion: ${V1}\nkind: Policy\nrules:\n  - level: Metadata\n`);
     const hook = join(dir, 'hook.yaml');
@@ -52,7 +52,20 @@ describe('audit at server start', () => {
       /^Error: initializing audit webhook: .*hook\.yaml/,
     );
     const s = await startServer({ dataDir, securePort: 0, audit: { webhook: { configFile: hook } } });
-    await s.stop();
+    try {
+      // Audit off: the Audit-ID header is sent all the same, as upstream's outermost filter does.
+      await s.ready;
+      const r = await client(s, dataDir)({ path: '/healthz' });
+      assert.equal(r.status, 200);
+      assert.match(
+        String(r.headers['audit-id']),
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      const own = await client(s, dataDir)({ path: '/healthz', headers: { 'audit-id': 'abc' } });
+      assert.equal(own.headers['audit-id'], 'abc');
+    } finally {
+      await s.stop();
+    }
   });
 
   it("invalid options stop the start with upstream's messages", async () => {

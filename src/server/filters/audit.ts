@@ -23,8 +23,19 @@ const AUDIT_ID_HEADER = 'Audit-Id';
 export function auditInit(pipeline: AuditPipeline | undefined): Filter {
   return (ctx, next) => {
     const given = ctx.req.headers['audit-id'];
-    const id = typeof given === 'string' && given !== '' ? given : randomUUID();
-    ctx.res.setHeader(AUDIT_ID_HEADER, id);
+    let id = typeof given === 'string' && given !== '' ? given : randomUUID();
+    try {
+      ctx.res.setHeader(AUDIT_ID_HEADER, id);
+    } catch {
+      // A value Node will not send back (or a stream already gone): a fresh ID is used instead,
+      // so that what the client sees and what the events say stay the same.
+      id = randomUUID();
+      try {
+        ctx.res.setHeader(AUDIT_ID_HEADER, id);
+      } catch {
+        // The stream is gone: nobody reads the header.
+      }
+    }
     pipeline?.begin(ctx, id);
     return next();
   };
@@ -84,7 +95,8 @@ export function audit(pipeline: AuditPipeline | undefined): Filter | undefined {
     try {
       await next();
     } catch (err) {
-      if (!isAnswer(err)) {
+      // A request whose client left (or that the server is stopping) failing is no panic.
+      if (!isAnswer(err) && !ctx.signal.aborted) {
         ra.responseStatus = {
           metadata: {},
           status: 'Failure',
