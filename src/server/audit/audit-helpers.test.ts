@@ -3,8 +3,15 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { deprecatedApiAnnotationKey } from '../../naming/deprecated-api-annotations.ts';
+import { namingProfile } from '../../naming/profile.ts';
+import { addAuditAnnotation, type RequestContext } from '../context.ts';
+import { parseRequestInfo } from '../request-info.ts';
+import type { AuditBackend, AuditEvent } from './event-types.ts';
 import { withoutManagedFields } from './managed-fields.ts';
 import { formatMicroTime } from './micro-time.ts';
+import { auditGroup } from './policy-types.ts';
+import { RequestAudit } from './request-audit.ts';
 import { canonicalIp, sourceIps } from './source-ips.ts';
 
 describe('audit source IPs', () => {
@@ -58,5 +65,66 @@ describe('omitManagedFields', () => {
       rows: [{ cells: [], object: { kind: 'ConfigMap', metadata: { name: 'a' } } }],
     });
     assert.equal(withoutManagedFields('text'), 'text');
+  });
+});
+
+describe('a request record', () => {
+  const SPEC = namingProfile('spec');
+  function record() {
+    const ctx = {
+      req: { headers: {}, socket: { remoteAddress: '127.0.0.1' } },
+      url: '/apis/apps/v1/namespaces/a/deployments',
+      info: parseRequestInfo('POST', '/apis/apps/v1/namespaces/a/deployments'),
+      user: { username: 'u', groups: ['g'] },
+    } as unknown as RequestContext;
+    const events: AuditEvent[] = [];
+    const backend: AuditBackend = {
+      name: 'fake',
+      processEvents: (...e) => {
+        events.push(...e);
+        return true;
+      },
+      shutdown: async () => {},
+    };
+    const ra = new RequestAudit(ctx, 'id-1', Date.now());
+    ra.init(
+      { level: 'Metadata', omitStages: [], omitManagedFields: false },
+      { backend, apiVersion: `${auditGroup(SPEC)}/v1`, observeEvent: () => {} },
+    );
+    ra.logRequestMetadata();
+    return { ctx, ra, events };
+  }
+
+  it('carries every annotation added through the context (the deprecation one too), each event as it stood', () => {
+    const { ctx, ra, events } = record();
+    ra.processStage('RequestReceived');
+    addAuditAnnotation(ctx, deprecatedApiAnnotationKey(SPEC), 'true');
+    ra.processStage('ResponseStarted');
+    addAuditAnnotation(ctx, 'example.com/later', 'x');
+    ra.processStage('ResponseComplete');
+    assert.equal(events[0].annotations, undefined);
+    assert.deepEqual(events[1].annotations, { [deprecatedApiAnnotationKey(SPEC)]: 'true' });
+    assert.deepEqual(events[2].annotations, {
+      [deprecatedApiAnnotationKey(SPEC)]: 'true',
+      'example.com/later': 'x',
+    });
+  });
+
+  it('a create at Metadata: objectRef named from the body, no object kept', () => {
+    const { ra, events } = record();
+    ra.logRequestObject({ metadata: { name: 'web', uid: 'u-1', resourceVersion: '7', namespace: 'b' } });
+    ra.logResponse(201, { kind: 'Deployment' });
+    ra.processStage('ResponseComplete');
+    assert.deepEqual(events[0].objectRef, {
+      resource: 'deployments',
+      namespace: 'a',
+      name: 'web',
+      uid: 'u-1',
+      apiGroup: 'apps',
+      apiVersion: 'v1',
+      resourceVersion: '7',
+    });
+    assert.equal(events[0].requestObject, undefined);
+    assert.deepEqual(events[0].responseStatus, { metadata: {}, code: 201 });
   });
 });
