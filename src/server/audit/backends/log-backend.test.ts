@@ -210,6 +210,15 @@ describe('audit log backend', () => {
     assert.equal(lines(file).length, 5);
   });
 
+  it('refuses a log file it cannot create', async () => {
+    const notADir = join(tempDir(), 'file');
+    writeFileSync(notADir, '');
+    await assert.rejects(
+      logBackend({ path: join(notADir, 'audit.log') }),
+      /^Error: ensureLogFile: (EEXIST|ENOTDIR)/,
+    );
+  });
+
   it('refuses invalid options with upstream messages', async () => {
     const metrics = new MetricsRegistry();
     const path = join(tempDir(), 'x.log');

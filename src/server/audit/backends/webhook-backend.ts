@@ -12,6 +12,7 @@
 // retries only transient failures, while an audit receiver may answer anything and every failure
 // is retried.
 
+import { setMaxListeners } from 'node:events';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { WebhookClientConfig } from '../../../auth/authn/webhook-client-config.ts';
@@ -51,6 +52,8 @@ export class WebhookBackend implements AuditBackend, BatchDelegate {
     private readonly opts: WebhookBackendOptions,
     private readonly errors: PluginErrors,
   ) {
+    // Every send and every wait between attempts listens for shutdown: hundreds with a receiver down.
+    setMaxListeners(0, this.abort.signal);
     this.agent =
       config.url.protocol === 'https:'
         ? new HttpsAgent({
