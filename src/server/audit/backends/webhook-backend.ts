@@ -114,6 +114,7 @@ export class WebhookBackend implements AuditBackend, BatchDelegate {
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const signal = this.abort.signal;
+      if (signal.aborted) return resolve();
       const done = () => {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
