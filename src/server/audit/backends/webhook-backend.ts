@@ -1,5 +1,5 @@
 // The webhook backend (upstream's plugin/pkg/audit/webhook): each batch is POSTed as one EventList
-// in upstream's audit group (`audit.k8s.io/v1` whatever the profile: receivers decode upstream's
+// in upstream's audit group (`audit.<upstream domain>/v1` whatever the profile: receivers decode upstream's
 // group) to the server a client configuration file names, with its TLS material and credentials.
 // - any failure is retried (upstream retries every error: a lost event is worse than a retry),
 //   5 attempts in all, waiting initialBackoff (10 s by default), then x1.5 each time, plus up
@@ -21,7 +21,7 @@ import type { BatchDelegate } from './buffered.ts';
 import type { PluginErrors } from './metrics.ts';
 
 export interface WebhookBackendOptions {
-  /** `audit.k8s.io/v1`. */
+  /** Upstream's audit group and v1, whatever the profile. */
   apiVersion: string;
   /** Wait before the second attempt (upstream: 10 s). */
   initialBackoffMs: number;
