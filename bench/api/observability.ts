@@ -74,7 +74,7 @@ export interface ObservabilityFigures {
 
 export interface ObservabilityResult {
   figures: ObservabilityFigures[];
-  /** Bytes the audit log held at the end, and per request the audited server answered. */
+  /** Bytes the audit log held at the end, and per request the audited server answered in the counted runs. */
   auditLogBytes: number;
   auditBytesPerRequest: number;
   metricsCost: ReturnType<typeof requestMetricsCost>;
@@ -120,6 +120,15 @@ async function startMode(mode: ObservabilityMode): Promise<Target> {
 }
 
 type Run = JobResult & { cpuMicros: number };
+
+/** A file's size, 0 when there is none (no audit log: audit not wired, and the run says so). */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
 
 interface Prepared {
   t: Target;
@@ -184,6 +193,9 @@ async function measure(ctx: ScenarioContext, s: Sizes): Promise<ObservabilityRes
     );
     const runs = new Map<string, Run[]>(order.map(([i, l]) => [`${i} ${l}`, []]));
     for (const [i, l] of order) await run(prepared[i], l);
+    const audited = targets[OBSERVABILITY_MODES.indexOf('audit-metadata')];
+    const auditLog = join(audited.dataDir as string, AUDIT_LOG);
+    const logBytesBefore = fileSize(auditLog);
     for (let round = 0; round < s.rounds; round++) {
       for (let k = 0; k < order.length; k++) {
         const [i, l] = order[(round + k) % order.length];
@@ -217,13 +229,7 @@ async function measure(ctx: ScenarioContext, s: Sizes): Promise<ObservabilityRes
         failed: mine.reduce((a, r) => a + r.failed, 0),
       };
     });
-    const audited = targets[OBSERVABILITY_MODES.indexOf('audit-metadata')];
-    let auditLogBytes = 0;
-    try {
-      auditLogBytes = statSync(join(audited.dataDir as string, AUDIT_LOG)).size;
-    } catch {
-      // No log: audit is not wired (yet), and the run says so.
-    }
+    const auditLogBytes = fileSize(auditLog);
     const auditedRequests = [...runs.entries()]
       .filter(([key]) => key.startsWith(`${OBSERVABILITY_MODES.indexOf('audit-metadata')} `))
       .reduce((a, [, rs]) => a + rs.reduce((b, r) => b + r.ok + r.failed, 0), 0);
@@ -232,7 +238,7 @@ async function measure(ctx: ScenarioContext, s: Sizes): Promise<ObservabilityRes
     return {
       figures,
       auditLogBytes,
-      auditBytesPerRequest: auditLogBytes / Math.max(1, auditedRequests),
+      auditBytesPerRequest: (auditLogBytes - logBytesBefore) / Math.max(1, auditedRequests),
       metricsCost,
     };
   } finally {
@@ -292,7 +298,7 @@ function renderObservability(r: ObservabilityResult, s: Sizes, ctx: ScenarioCont
   const auditLine =
     r.auditLogBytes === 0
       ? 'The audited server wrote no audit log: audit was not wired into the server this run started, so its row measures nothing but noise.'
-      : `The audit log held ${formatNumber(r.auditLogBytes)} bytes at the end, ${formatNumber(r.auditBytesPerRequest)} per request the audited server answered in the counted runs (warm-up and populating runs included in the bytes).`;
+      : `The audit log held ${formatNumber(r.auditLogBytes)} bytes at the end, ${formatNumber(r.auditBytesPerRequest)} bytes written per request of the counted runs (Metadata level: a RequestReceived and a ResponseComplete event each).`;
   return `${table}
 
 Four servers from the sources, started at once on SQLite with fresh data directories (bench/api/observability-modes.ts): request metrics recording short-circuited (RequestMetrics.begin and end made no-ops in that process, a bench-only switch), the server as shipped, the same again in a second process (what two identical servers differ by here: the floor under which the other comparisons say nothing), and the shipped server with an audit policy of one rule (level Metadata) logging JSON to a file in the log backend's default blocking mode. Get: random gets of ${s.objects} ConfigMaps of 1 KiB, ${formatNumber(s.gets)} a run; create: ${formatNumber(s.creates)} ConfigMaps of 1 KiB a run; ${WORKERS * CONCURRENCY} clients in ${WORKERS} worker threads over ${ctx.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1 keep-alive'} as the admin. Median (min–max) of ${s.rounds} rounds of one run per server and load in a rotating order, after one uncounted run each. "Throughput lost" and "CPU added" are the medians of each round's comparison with the run of the same load in that round on the server it is compared with: metrics against short-circuited metrics, the second shipped server and audit against the first shipped server. The load runs at nice ${LOAD_NICE}.
