@@ -19,6 +19,7 @@ import {
   usage,
 } from './flag-parser.ts';
 import { bool, duration, featureGatePairs, list, port, positive, seconds, text } from './flag-values.ts';
+import { LOGGING_FLAGS } from './logging-flags.ts';
 
 export { FlagError, HelpRequested };
 
@@ -225,6 +226,7 @@ const FLAGS: FlagSpec[] = [
   }),
   ...AUTHN_FLAGS,
   ...AUTHZ_FLAGS,
+  ...LOGGING_FLAGS,
   ...AUDIT_FLAGS,
 ];
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NotAcceptableError } from '../codec/negotiation.ts';
-import { notFound } from '../machinery/status.ts';
+import { captureLogs } from '../machinery/logging/index.ts';
+import { notFound, serviceUnavailable } from '../machinery/status.ts';
 import type { RequestContext } from './context.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { writeError, writeJson, writeText } from './respond.ts';
@@ -13,6 +14,9 @@ function fakeContext(method = 'GET', url = '/api/v1/namespaces/a/configmaps/x') 
     headersSent: false,
     setHeader(k: string, v: unknown) {
       written.headers[k] = v;
+    },
+    getHeader(k: string) {
+      return written.headers[k];
     },
     writeHead(status: number, headers: Record<string, unknown>) {
       written.status = status;
@@ -52,8 +56,25 @@ describe('responses', () => {
     assert.equal(a.written.status, 406);
     assert.equal(JSON.parse(a.written.body).reason, 'NotAcceptable');
     const b = fakeContext();
-    writeError(b.ctx, new Error('boom'));
+    b.written.headers['audit-id'] = 'a-1';
+    const logs = captureLogs();
+    try {
+      writeError(b.ctx, new Error('boom'));
+      writeError(fakeContext('PUT').ctx, serviceUnavailable('the store is down'));
+    } finally {
+      logs.restore();
+    }
     assert.equal(b.written.status, 500);
+    // Every 5xx leaves a line at the default level, with its error and the request.
+    assert.equal(logs.lines.length, 2);
+    assert.match(
+      logs.lines[0],
+      /^E\d{4} .*"Unhandled Error" err="apiserver received an error that is not an metav1\.Status: boom"/,
+    );
+    assert.match(
+      logs.lines[1],
+      /^E\d{4} .*"Request failed" err="the store is down" method="PUT" URI="\/api\/v1\/namespaces\/a\/configmaps\/x" auditID="" code=503 reason="ServiceUnavailable"/,
+    );
   });
 
   it('pretty printing, warnings and HEAD without a body', () => {

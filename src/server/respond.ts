@@ -4,7 +4,8 @@
 import { createRequire } from 'node:module';
 import { NotAcceptableError, negotiateOutput, UnsupportedMediaTypeError } from '../codec/negotiation.ts';
 import type { Serializer } from '../codec/serializers.ts';
-import { notAcceptable, statusOf, unsupportedMediaType } from '../machinery/status.ts';
+import { logFailedStatus, logHandlerFailure } from '../machinery/logging/index.ts';
+import { ApiError, notAcceptable, type Status, statusOf, unsupportedMediaType } from '../machinery/status.ts';
 import { auditResponse } from './audit/request-audit.ts';
 import type { RequestContext } from './context.ts';
 import { warningHeaders } from './warnings.ts';
@@ -131,6 +132,21 @@ export function writeEncoded(
   sendBody(ctx, status, serializer.mediaType, body);
 }
 
+/** Every 5xx leaves a line with its error, whatever the level: a bug's as a panic, a Status as a failed request. */
+function logFailure(ctx: RequestContext, err: unknown, status: Status): void {
+  const request = { method: ctx.method, uri: ctx.url, auditID: String(ctx.res.getHeader('audit-id') ?? '') };
+  if (err instanceof ApiError) {
+    logFailedStatus({
+      ...request,
+      code: status.code,
+      reason: status.reason ?? '',
+      message: status.message ?? '',
+    });
+  } else {
+    logHandlerFailure(err, request);
+  }
+}
+
 /** Codec failures are plain errors below the server; here they become their Status. */
 function asApiError(err: unknown): unknown {
   if (err instanceof NotAcceptableError) return notAcceptable(err.accepted);
@@ -139,8 +155,10 @@ function asApiError(err: unknown): unknown {
 }
 
 export function writeError(ctx: RequestContext, err: unknown): void {
-  const status = statusOf(asApiError(err));
+  const apiError = asApiError(err);
+  const status = statusOf(apiError);
   if (responseGone(ctx.res)) return;
+  if (status.code >= 500) logFailure(ctx, apiError, status);
   if (ctx.res.headersSent) {
     ctx.res.end();
     return;

@@ -138,6 +138,29 @@ describe('authentication metrics', () => {
       const n = 'apiserver_authorization_decisions_total';
       assert.equal(value(after, n, labels) - value(before, n, labels), 2);
     });
+    it('counts every authorization of the request filter by result, with its latency', async () => {
+      const before = await scrape();
+      for (let i = 0; i < 2; i++) {
+        const r = await t.call({ path: '/api', anonymous: true, headers: { authorization: 'Bearer t-bob' } });
+        assert.equal(r.status, 200);
+      }
+      const refused = await t.call({
+        path: '/metrics',
+        anonymous: true,
+        headers: { authorization: 'Bearer t-bob' },
+      });
+      assert.equal(refused.status, 403);
+      const after = await scrape();
+      const delta = (name: string, result: string) =>
+        value(after, name, { result }) - value(before, name, { result });
+      // Bob's two reads and the admin's scrape that reads these very numbers (authorized first).
+      assert.equal(delta('authorization_attempts_total', 'allowed'), 3);
+      // RBAC has no opinion on Bob's scrape and nothing after it decides: upstream's no-opinion.
+      assert.equal(delta('authorization_attempts_total', 'no-opinion'), 1);
+      assert.equal(delta('authorization_duration_seconds_count', 'allowed'), 3);
+      assert.equal(delta('authorization_duration_seconds_count', 'no-opinion'), 1);
+      assert.equal(after.type.get('authorization_attempts_total'), 'counter');
+    });
   });
 
   describe('JWT authenticators and --authentication-config', () => {

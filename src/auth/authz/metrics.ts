@@ -5,7 +5,14 @@
 // combination and kept: decisions are counted on every request.
 
 import type { Counter, Histogram } from 'prom-client';
-import { exponentialBuckets, type MetricsRegistry } from '../../machinery/metrics/index.ts';
+import {
+  type CounterSeries,
+  exponentialBuckets,
+  FastCounter,
+  FastHistogram,
+  type HistogramSeries,
+  type MetricsRegistry,
+} from '../../machinery/metrics/index.ts';
 import type { Attributes, Authorizer, RuleResolver, Verdict } from './types.ts';
 import { isRuleResolver } from './union.ts';
 
@@ -34,7 +41,7 @@ class Children<C> {
 export type WebhookResult = 'success' | 'timeout' | 'error' | 'canceled';
 
 export class AuthorizationMetrics {
-  private readonly decisions: Children<CounterChild>;
+  private readonly decisions: FastCounter;
   private readonly evaluations: Children<CounterChild>;
   private readonly durations: Children<HistogramChild>;
   private readonly failOpens: Children<CounterChild>;
@@ -43,12 +50,16 @@ export class AuthorizationMetrics {
   private readonly matchSeconds: Children<HistogramChild>;
 
   constructor(registry: MetricsRegistry) {
-    const decisions = registry.counter({
-      name: 'apiserver_authorization_decisions_total',
-      help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
-      stability: 'ALPHA',
-      labelNames: ['type', 'name', 'decision'],
-    });
+    // Counted on every request: plain series records, no label hashing per call.
+    this.decisions = new FastCounter(
+      {
+        name: 'apiserver_authorization_decisions_total',
+        help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
+        stability: 'ALPHA',
+        labelNames: ['type', 'name', 'decision'],
+      },
+      registry,
+    );
     const evaluations = registry.counter({
       name: 'apiserver_authorization_webhook_evaluations_total',
       help: 'Round-trips to authorization webhooks.',
@@ -90,7 +101,6 @@ export class AuthorizationMetrics {
     this.matchErrors = new Children((...v) => matchErrors.labels(...v));
     this.matchExclusions = new Children((...v) => matchExclusions.labels(...v));
     this.matchSeconds = new Children((...v) => matchSeconds.labels(...v));
-    this.decisions = new Children((...v) => decisions.labels(...v));
     this.evaluations = new Children((...v) => evaluations.labels(...v));
     this.durations = new Children((...v) => durations.labels(...v));
     this.failOpens = new Children((...v) => failOpens.labels(...v));
@@ -101,11 +111,12 @@ export class AuthorizationMetrics {
    * counted). Keeps the rule listing of an authorizer that has one.
    */
   instrument(type: string, name: string, inner: Authorizer): Authorizer {
-    const allowed = this.decisions.get(type, name, 'allowed');
-    const denied = this.decisions.get(type, name, 'denied');
+    // A series appears with its first decision, as upstream's does.
+    let allowed: CounterSeries | undefined;
+    let denied: CounterSeries | undefined;
     const count = (v: Verdict): Verdict => {
-      if (v.decision === 'allow') allowed.inc();
-      else if (v.decision === 'deny') denied.inc();
+      if (v.decision === 'allow') (allowed ??= this.decisions.series(type, name, 'allowed')).value++;
+      else if (v.decision === 'deny') (denied ??= this.decisions.series(type, name, 'denied')).value++;
       return v;
     };
     const authorize = (a: Attributes): Verdict | Promise<Verdict> => {
@@ -161,31 +172,48 @@ export function authorizationResult(v: Verdict): 'allowed' | 'error' | 'denied' 
  * authorizes): attempts and latency by result. The server's filter records into these.
  */
 export class AuthorizationAttemptMetrics {
-  private readonly attempts: Children<CounterChild>;
-  private readonly latency: Children<HistogramChild>;
+  private readonly attempts = new Map<string, CounterSeries>();
+  private readonly latency = new Map<string, HistogramSeries>();
+  private readonly latencyHistogram: FastHistogram;
 
   constructor(registry: MetricsRegistry) {
-    const attempts = registry.counter({
-      name: 'authorization_attempts_total',
-      help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
-      stability: 'ALPHA',
-      labelNames: ['result'],
-    });
-    const latency = registry.histogram({
-      name: 'authorization_duration_seconds',
-      help: 'Authorization duration in seconds broken out by result.',
-      stability: 'ALPHA',
-      labelNames: ['result'],
-      buckets: exponentialBuckets(0.001, 2, 15),
-    });
-    this.attempts = new Children((...v) => attempts.labels(...v));
-    this.latency = new Children((...v) => latency.labels(...v));
+    const attempts = new FastCounter(
+      {
+        name: 'authorization_attempts_total',
+        help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
+        stability: 'ALPHA',
+        labelNames: ['result'],
+      },
+      registry,
+    );
+    this.latencyHistogram = new FastHistogram(
+      {
+        name: 'authorization_duration_seconds',
+        help: 'Authorization duration in seconds broken out by result.',
+        stability: 'ALPHA',
+        labelNames: ['result'],
+        buckets: exponentialBuckets(0.001, 2, 15),
+      },
+      registry,
+    );
+    // Four results: their series are made as they first occur and kept.
+    this.seriesOf = (result) => {
+      let a = this.attempts.get(result);
+      if (a === undefined) {
+        a = attempts.series(result);
+        this.attempts.set(result, a);
+        this.latency.set(result, this.latencyHistogram.series(result));
+      }
+      return [a, this.latency.get(result) as HistogramSeries];
+    };
   }
+
+  private readonly seriesOf: (result: string) => [CounterSeries, HistogramSeries];
 
   /** One authorization of a request. */
   record(v: Verdict, seconds: number): void {
-    const result = authorizationResult(v);
-    this.attempts.get(result).inc();
-    this.latency.get(result).observe(seconds);
+    const [count, latency] = this.seriesOf(authorizationResult(v));
+    count.value++;
+    this.latencyHistogram.observe(latency, seconds);
   }
 }

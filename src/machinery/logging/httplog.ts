@@ -101,6 +101,28 @@ export function logPanic(thrown: unknown, req: PanicFields): void {
   filters.error(undefined, "apiserver panic'd", { method: req.method, URI: req.uri, auditID });
 }
 
+export interface FailedStatusFields extends PanicFields {
+  code: number;
+  reason: string;
+  message: string;
+}
+
+/**
+ * A request answered with a 5xx Status (storage unavailable, a timeout, an internal error): one
+ * line at any level naming the request and the error. Upstream logs such answers only in the
+ * V(3) request line; an operator at the default level would see nothing of a failing store, so
+ * this line is ours.
+ */
+export function logFailedStatus(f: FailedStatusFields): void {
+  httplog.error(new Error(f.message), 'Request failed', {
+    method: f.method,
+    URI: f.uri,
+    auditID: f.auditID.slice(0, MAX_AUDIT_ID_LOG_LENGTH),
+    code: f.code,
+    reason: f.reason,
+  });
+}
+
 /** JavaScript's equivalents of a Go runtime panic: errors only a bug throws. */
 function isProgrammerError(err: unknown): boolean {
   return (

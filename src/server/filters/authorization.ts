@@ -5,6 +5,7 @@
 // (`authorization.<group domain>/decision` and `/reason`); an authorizer error records the reason
 // `internal error` alone, as upstream does.
 
+import type { AuthorizationAttemptMetrics } from '../../auth/authz/metrics.ts';
 import { selectorAttributes } from '../../auth/authz/selectors.ts';
 import type { Authorizer } from '../../auth/authz/types.ts';
 import { forbiddenByAuthorization, internalError } from '../../machinery/status.ts';
@@ -21,11 +22,19 @@ export function decisionAnnotationKeys(authorizationGroup: string): DecisionAnno
   return { decision: `${authorizationGroup}/decision`, reason: `${authorizationGroup}/reason` };
 }
 
-/** `annotate`: the keys when audit is on; without them nothing is recorded (no cost when off). */
-export function authorization(authorizer: Authorizer, annotate?: DecisionAnnotationKeys): Filter {
+/**
+ * `annotate`: the keys when audit is on; without them nothing is recorded (no cost when off).
+ * `attempts`: where each authorization's result and latency are counted.
+ */
+export function authorization(
+  authorizer: Authorizer,
+  annotate?: DecisionAnnotationKeys,
+  attempts?: AuthorizationAttemptMetrics,
+): Filter {
   return async (ctx, next) => {
     const info = ctx.info;
     const user = ctx.user ?? { username: '', groups: [] };
+    const started = attempts === undefined ? 0 : performance.now();
     const verdict = await authorizer.authorize({
       user,
       verb: info.verb,
@@ -39,6 +48,7 @@ export function authorization(authorizer: Authorizer, annotate?: DecisionAnnotat
       name: info.name,
       ...selectorAttributes(info.verb, ctx.query),
     });
+    attempts?.record(verdict, (performance.now() - started) / 1000);
     if (verdict.decision !== 'allow') {
       if (verdict.error !== undefined) {
         if (annotate !== undefined) addAuditAnnotation(ctx, annotate.reason, 'internal error');

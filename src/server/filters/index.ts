@@ -4,8 +4,8 @@
 // upstream's WithAuditInit is outermost; its failed-authentication audit wraps authentication.
 
 import type { AuthnChain } from '../../auth/authn/union.ts';
+import type { AuthorizationAttemptMetrics } from '../../auth/authz/metrics.ts';
 import type { Authorizer } from '../../auth/authz/types.ts';
-import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import type { AuditPipeline } from '../audit/pipeline.ts';
 import type { Filter } from '../context.ts';
 import { audit, auditInit, failedAuthenticationAudit } from './audit.ts';
@@ -21,8 +21,8 @@ export interface ChainDeps {
   requestTimeoutMs: number;
   /** The authentication group's name under the naming profile: uids and userextras are its resources. */
   authenticationGroup: string;
-  /** The server's metrics registry (authentication attempts and latency are recorded there). */
-  metrics?: MetricsRegistry;
+  /** The authorization filter's attempts and latency (authorization_attempts_total, ...). */
+  authorizationAttempts?: AuthorizationAttemptMetrics;
   /** The server's audit, when on. */
   audit?: AuditPipeline;
   /** The authorization group's name under the naming profile: the decision annotations' domain. */
@@ -41,6 +41,7 @@ export function buildFilterChain(deps: ChainDeps): Filter[] {
     authorization(
       deps.authz,
       audited ? decisionAnnotationKeys(deps.authorizationGroup as string) : undefined,
+      deps.authorizationAttempts,
     ),
   ];
   return chain.filter((f): f is Filter => f !== undefined);
