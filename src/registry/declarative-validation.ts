@@ -16,6 +16,7 @@ import {
   goQuote,
   internalFieldError,
 } from '../machinery/field-errors.ts';
+import { loggerFor } from '../machinery/logging/index.ts';
 import type { MetricsRegistry } from '../machinery/metrics/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
 import type { DeclarativeValidation, KindDefinition } from './kind.ts';
@@ -268,7 +269,7 @@ export function withDeclarativeValidation(
   const metrics = opts.metrics === undefined ? undefined : validationMetrics(opts.metrics);
   if (!opts.gate('DeclarativeValidation')) return [...kinds];
   const takeover = opts.gate('DeclarativeValidationTakeover');
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = opts.log ?? ((line: string) => loggerFor('registry/declarative-validation').infoText(line));
   return kinds.map((kind) => {
     const dv = kind.declarativeValidation;
     if (dv === undefined) return kind;

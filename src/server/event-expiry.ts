@@ -7,6 +7,7 @@
 // every Event a fresh TTL. Several servers over one etcd may all sweep: the precondition makes
 // that safe.
 
+import { loggerFor } from '../machinery/logging/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
 import type { GenericStore } from '../registry/generic-store.ts';
 import type { ReadAt } from '../storage/interface.ts';
@@ -134,6 +135,6 @@ export function expireServedEvents(
   return startEventExpiry({
     store: events.store,
     ttlMs,
-    log: (m) => process.stderr.write(`${m}\n`),
+    log: (m) => loggerFor('server/event-expiry').infoText(m),
   });
 }

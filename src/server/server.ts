@@ -23,7 +23,7 @@ import { rbacEscalationCheck } from '../auth/authz/rbac/escalation.ts';
 import type { Authorizer } from '../auth/authz/types.ts';
 import { isRuleResolver } from '../auth/authz/union.ts';
 import { renderClientConfig } from '../client/client-config.ts';
-import { logRequest, remoteAddr, requestLogEnabled } from '../machinery/logging/index.ts';
+import { loggerFor, logRequest, remoteAddr, requestLogEnabled } from '../machinery/logging/index.ts';
 import { MetricsRegistry } from '../machinery/metrics/index.ts';
 import { tooManyRequests } from '../machinery/status.ts';
 import { componentName, groupName, namingProfile, UPSTREAM_ALIASES } from '../naming/profile.ts';
@@ -101,7 +101,7 @@ async function startOnLockedDir(
     profile,
     metrics: metricsRegistry,
     createBackend: createAuditBackend,
-    log: (m) => process.stderr.write(`audit: ${m}\n`),
+    log: (m) => loggerFor('audit').infoText(m),
   });
   opened.audit = audit;
 
@@ -244,7 +244,7 @@ async function startOnLockedDir(
     apiAudiences: authentication.apiAudiences,
   };
   // Bad authorization flags or files stop the start here too. RBAC follows the served RBAC kinds.
-  const logAuthz = (m: string) => process.stderr.write(`authorization: ${m}\n`);
+  const logAuthz = (m: string) => loggerFor('authorization').infoText(m);
   // One RBAC index serves the RBAC mode (when chosen) and the escalation checks.
   rbac = createRbacAuthorizer(servedRbacSource(served, profile, logAuthz), {
     profile,
@@ -291,7 +291,7 @@ async function startOnLockedDir(
       externalAddress: () => serverAddress,
       keys: serviceAccounts.verifyingKeys,
     },
-    (m) => process.stderr.write(`${m}\n`),
+    (m) => loggerFor('server/issuer-discovery').infoText(m),
   );
   const handle = compose(
     buildFilterChain({
@@ -397,7 +397,9 @@ async function startOnLockedDir(
   // The default RBAC policy, reconciled at every start once its namespaces exist.
   const ready = namespacesReady
     .then(() =>
-      ensureDefaultPolicy(served.lookup.bind(served), profile, (m) => process.stderr.write(`rbac: ${m}\n`)),
+      ensureDefaultPolicy(served.lookup.bind(served), profile, (m) =>
+        loggerFor('rbac/bootstrap-policy').infoText(m),
+      ),
     )
     .then(
       () => rbacHook.done(),

@@ -11,6 +11,7 @@ import {
   forbidden,
   newPath,
 } from '../../machinery/field-errors.ts';
+import { loggerFor } from '../../machinery/logging/index.ts';
 import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import { type NamingProfile, namingProfile } from '../../naming/index.ts';
 import { apiServerId } from '../apiserver-id.ts';
@@ -36,6 +37,8 @@ import { ALLOWED_SIGNING_ALGS } from './jwt-verify.ts';
 import { jwtAuthenticatorFromFlags, oidcFlagsError, oidcSigningAlgs } from './oidc-flags.ts';
 import type { ProviderOptions } from './oidc-provider.ts';
 import type { OidcOptions } from './options.ts';
+
+const jwtLog = loggerFor('authn/jwt');
 
 export interface JwtSetupInput {
   oidc?: OidcOptions;
@@ -78,7 +81,7 @@ export class AuthenticationConfigError extends Error {
 const RELOAD_READY_TIMEOUT_MS = 60_000;
 
 export function setUpJwtAuthenticators(input: JwtSetupInput): JwtSetup {
-  const log = input.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const log = input.log ?? ((m: string) => jwtLog.infoText(m));
   const profile = input.profile ?? namingProfile('spec');
   const disallowedIssuers = input.serviceAccountIssuers ?? [];
   const provider = { log, ...input.provider };

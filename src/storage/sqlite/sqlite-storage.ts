@@ -2,6 +2,7 @@
 // connection, bounded by the newest durable revision (a batch is committed before its sync to disk
 // finishes, and is not visible until then); writes go through the group-commit batcher.
 
+import { loggerFor } from '../../machinery/logging/index.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
 import {
@@ -94,7 +95,7 @@ export class SqliteStorage implements Storage {
       this.walSync,
     );
     const onError =
-      opts.onBackgroundError ?? ((err: Error) => console.error(`storage compaction: ${err.message}`));
+      opts.onBackgroundError ?? ((err: Error) => loggerFor('storage/sqlite').error(err, 'Compaction failed'));
     this.schedule = new CompactionSchedule(
       opts.compactionWindowMs ?? 5 * 60_000,
       opts.compactionIntervalMs ?? 60_000,
