@@ -22,6 +22,11 @@ export interface AdmissionAttributes {
   oldObject?: ApiObject;
   user?: UserInfo;
   dryRun: boolean;
+  /**
+   * Records an annotation on the request's audit events (upstream's AddAnnotation): keys name
+   * the plugin (`<plugin>.admission.<domain>/<what>`); the first value for a key stays.
+   */
+  addAnnotation?(key: string, value: string): void;
 }
 
 /** A validating plugin: resolves to admit, throws an ApiError to reject. */

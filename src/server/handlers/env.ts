@@ -8,7 +8,7 @@ import type { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import type { NamingProfile } from '../../naming/profile.ts';
 import type { ServerCodecs } from '../codecs.ts';
-import type { RequestContext } from '../context.ts';
+import { addAuditAnnotation, type RequestContext } from '../context.ts';
 import type { ServedResource, ServedResources } from '../served-resources.ts';
 import type { WatchBudget } from './watch-budget.ts';
 
@@ -72,6 +72,7 @@ export function admitFor(
       oldObject: old ?? undefined,
       user: ctx.user,
       dryRun,
+      addAnnotation: (key, value) => addAuditAnnotation(ctx, key, value),
     };
     return env.admission.validate(a);
   };
