@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseExposition, sampleValue } from '../storage/testing/exposition.ts';
+import { parseExposition, sampleValue } from '../machinery/metrics/testing/exposition.ts';
 import { startTestApiServer, type TestApiServer, waitFor } from './testing/index.ts';
 
 const CM = { group: '', resource: 'configmaps' };

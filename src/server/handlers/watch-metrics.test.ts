@@ -8,7 +8,7 @@ import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parseExposition, sampleValue } from '../../storage/testing/exposition.ts';
+import { parseExposition, sampleValue } from '../../machinery/metrics/testing/exposition.ts';
 import { startTestApiServer, type TestApiServer, waitFor } from '../testing/index.ts';
 import { WATCH_EVENT_SIZE_BUCKETS } from './watch-metrics.ts';
 

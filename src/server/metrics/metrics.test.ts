@@ -7,43 +7,11 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parseExposition, type Sample } from '../../machinery/metrics/testing/exposition.ts';
 import { componentClientCertificate } from '../pki/component-client.ts';
 import { startTestApiServer, type TestApiServer } from '../testing/http-client.ts';
 import { waitFor } from '../testing/wait-for.ts';
 import { metricDryRun, metricScope, metricVerb } from './request-metrics.ts';
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** A small parser of the text exposition format: enough for the samples prom-client writes. */
-function parseExposition(text: string): {
-  samples: Sample[];
-  help: Map<string, string>;
-  type: Map<string, string>;
-} {
-  const samples: Sample[] = [];
-  const help = new Map<string, string>();
-  const type = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    const meta = /^# (HELP|TYPE) (\S+) (.*)$/.exec(line);
-    if (meta) {
-      (meta[1] === 'HELP' ? help : type).set(meta[2], meta[3]);
-      continue;
-    }
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    assert.ok(m, `unparsable exposition line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
-      labels[l[1]] = l[2].replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
-    }
-    samples.push({ name: m[1], labels, value: Number(m[3]) });
-  }
-  return { samples, help, type };
-}
 
 function find(samples: Sample[], name: string, labels: Record<string, string>): Sample[] {
   return samples.filter(

@@ -11,7 +11,7 @@ import { MetricsRegistry } from '../../machinery/metrics/index.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { CachedStorage } from '../cacher/index.ts';
 import { openSqliteStorage } from '../sqlite/index.ts';
-import { parseExposition, sampleValue, seriesOf } from '../testing/exposition.ts';
+import { parseExposition, sampleValue, seriesOf } from '../../machinery/metrics/testing/exposition.ts';
 import { WatchCacheMetrics } from './cache-metrics.ts';
 import { MeteredStorage } from './metered-storage.ts';
 import { ResourceOfKey } from './resource-of.ts';

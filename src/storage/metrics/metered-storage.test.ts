@@ -14,7 +14,7 @@ import { openEtcdStorage } from '../etcd/index.ts';
 import type { Predicate, Storage } from '../interface.ts';
 import { openSqliteStorage } from '../sqlite/index.ts';
 import { type EtcdServer, startEtcd } from '../testing/etcd-server.ts';
-import { type Exposition, parseExposition, sampleValue, seriesOf } from '../testing/exposition.ts';
+import { type Exposition, parseExposition, sampleValue, seriesOf } from '../../machinery/metrics/testing/exposition.ts';
 import { MeteredStorage } from './metered-storage.ts';
 import { ResourceOfKey } from './resource-of.ts';
 import { etcdSizeSource, sqliteSizeSource } from './size.ts';

@@ -1,5 +1,6 @@
 // A small reader of Prometheus' text exposition format, for tests that assert metrics by name,
-// labels and value: samples, HELP and TYPE lines, as prom-client writes them.
+// labels and value: samples, HELP and TYPE lines, as prom-client writes them. Tests of every layer
+// use it; nothing outside tests imports it.
 
 export interface Sample {
   name: string;
