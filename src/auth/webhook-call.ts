@@ -13,6 +13,20 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { WebhookClientConfig } from './authn/webhook-client-config.ts';
 
+/** A keep-alive agent for the webhook's URL, with the configuration's CA, client credentials and server name. */
+export function webhookAgent(config: WebhookClientConfig): HttpAgent {
+  return config.url.protocol === 'https:'
+    ? new HttpsAgent({
+        keepAlive: true,
+        ca: config.ca,
+        cert: config.clientCert,
+        key: config.clientKey,
+        servername: config.serverName,
+        rejectUnauthorized: !config.insecureSkipTlsVerify,
+      })
+    : new HttpAgent({ keepAlive: true });
+}
+
 export interface WebhookBackoff {
   initialMs: number;
   factor: number;
@@ -80,17 +94,7 @@ export class WebhookPoster {
     messages: Partial<WebhookCallMessages> = {},
   ) {
     this.messages = { ...CLIENT_GO_MESSAGES, ...messages };
-    this.agent =
-      config.url.protocol === 'https:'
-        ? new HttpsAgent({
-            keepAlive: true,
-            ca: config.ca,
-            cert: config.clientCert,
-            key: config.clientKey,
-            servername: config.serverName,
-            rejectUnauthorized: !config.insecureSkipTlsVerify,
-          })
-        : new HttpAgent({ keepAlive: true });
+    this.agent = webhookAgent(config);
   }
 
   close(): void {

@@ -13,9 +13,10 @@
 // is retried.
 
 import { setMaxListeners } from 'node:events';
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { type Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { WebhookClientConfig } from '../../../auth/authn/webhook-client-config.ts';
+import { webhookAgent } from '../../../auth/webhook-call.ts';
 import type { AuditBackend, AuditEvent } from '../event-types.ts';
 import type { BatchDelegate } from './buffered.ts';
 import type { PluginErrors } from './metrics.ts';
@@ -54,17 +55,7 @@ export class WebhookBackend implements AuditBackend, BatchDelegate {
   ) {
     // Every send and every wait between attempts listens for shutdown: hundreds with a receiver down.
     setMaxListeners(0, this.abort.signal);
-    this.agent =
-      config.url.protocol === 'https:'
-        ? new HttpsAgent({
-            keepAlive: true,
-            ca: config.ca,
-            cert: config.clientCert,
-            key: config.clientKey,
-            servername: config.serverName,
-            rejectUnauthorized: !config.insecureSkipTlsVerify,
-          })
-        : new HttpAgent({ keepAlive: true });
+    this.agent = webhookAgent(config);
   }
 
   /**
