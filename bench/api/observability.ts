@@ -9,7 +9,7 @@
 // (metrics-cost.ts) against a get's CPU: a few percent is within the throughput's noise here.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,13 +121,15 @@ async function startMode(mode: ObservabilityMode): Promise<Target> {
 
 type Run = JobResult & { cpuMicros: number };
 
-/** A file's size, 0 when there is none (no audit log: audit not wired, and the run says so). */
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
+/**
+ * Bytes of the audit log and the files it rotated to (at upstream's default of 100 MB: a full run
+ * writes more), 0 when there is none (audit not wired, and the run says so).
+ */
+function auditLogBytes(dir: string): number {
+  const stem = AUDIT_LOG.replace(/\.log$/, '');
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(stem) && f.includes('.log'))
+    .reduce((a, f) => a + statSync(join(dir, f)).size, 0);
 }
 
 interface Prepared {
@@ -194,8 +196,7 @@ async function measure(ctx: ScenarioContext, s: Sizes): Promise<ObservabilityRes
     const runs = new Map<string, Run[]>(order.map(([i, l]) => [`${i} ${l}`, []]));
     for (const [i, l] of order) await run(prepared[i], l);
     const audited = targets[OBSERVABILITY_MODES.indexOf('audit-metadata')];
-    const auditLog = join(audited.dataDir as string, AUDIT_LOG);
-    const logBytesBefore = fileSize(auditLog);
+    const logBytesBefore = auditLogBytes(audited.dataDir as string);
     for (let round = 0; round < s.rounds; round++) {
       for (let k = 0; k < order.length; k++) {
         const [i, l] = order[(round + k) % order.length];
@@ -229,7 +230,7 @@ async function measure(ctx: ScenarioContext, s: Sizes): Promise<ObservabilityRes
         failed: mine.reduce((a, r) => a + r.failed, 0),
       };
     });
-    const auditLogBytes = fileSize(auditLog);
+    const logBytes = auditLogBytes(audited.dataDir as string);
     const auditedRequests = [...runs.entries()]
       .filter(([key]) => key.startsWith(`${OBSERVABILITY_MODES.indexOf('audit-metadata')} `))
       .reduce((a, [, rs]) => a + rs.reduce((b, r) => b + r.ok + r.failed, 0), 0);
@@ -237,8 +238,8 @@ async function measure(ctx: ScenarioContext, s: Sizes): Promise<ObservabilityRes
     const metricsCost = requestMetricsCost(s.microIterations);
     return {
       figures,
-      auditLogBytes,
-      auditBytesPerRequest: (auditLogBytes - logBytesBefore) / Math.max(1, auditedRequests),
+      auditLogBytes: logBytes,
+      auditBytesPerRequest: (logBytes - logBytesBefore) / Math.max(1, auditedRequests),
       metricsCost,
     };
   } finally {
@@ -264,7 +265,7 @@ function renderObservability(r: ObservabilityResult, s: Sizes, ctx: ScenarioCont
       formatSummary(x.perSecond),
       x.overhead === undefined
         ? ''
-        : `${formatSummary(x.overhead, '%', 1)} (target < ${base?.targetPercent}%)`,
+        : `${formatSummary(x.overhead, '%', 1)}${base?.targetPercent === undefined ? '' : ` (target < ${base.targetPercent}%)`}`,
       formatSummary(x.cpuMicros, ' µs', 0),
       x.cpuOverhead === undefined ? '' : formatSummary(x.cpuOverhead, '%', 1),
       formatSummary(x.p50, ' ms'),
@@ -298,7 +299,7 @@ function renderObservability(r: ObservabilityResult, s: Sizes, ctx: ScenarioCont
   const auditLine =
     r.auditLogBytes === 0
       ? 'The audited server wrote no audit log: audit was not wired into the server this run started, so its row measures nothing but noise.'
-      : `The audit log held ${formatNumber(r.auditLogBytes)} bytes at the end, ${formatNumber(r.auditBytesPerRequest)} bytes written per request of the counted runs (Metadata level: a RequestReceived and a ResponseComplete event each).`;
+      : `The audit log and the files it rotated to (at upstream's default of 100 MB) held ${formatNumber(r.auditLogBytes)} bytes at the end, ${formatNumber(r.auditBytesPerRequest)} bytes written per request of the counted runs (Metadata level: a RequestReceived and a ResponseComplete event each).`;
   return `${table}
 
 Four servers from the sources, started at once on SQLite with fresh data directories (bench/api/observability-modes.ts): request metrics recording short-circuited (RequestMetrics.begin and end made no-ops in that process, a bench-only switch), the server as shipped, the same again in a second process (what two identical servers differ by here: the floor under which the other comparisons say nothing), and the shipped server with an audit policy of one rule (level Metadata) logging JSON to a file in the log backend's default blocking mode. Get: random gets of ${s.objects} ConfigMaps of 1 KiB, ${formatNumber(s.gets)} a run; create: ${formatNumber(s.creates)} ConfigMaps of 1 KiB a run; ${WORKERS * CONCURRENCY} clients in ${WORKERS} worker threads over ${ctx.protocol === 'http2' ? 'HTTP/2' : 'HTTP/1.1 keep-alive'} as the admin. Median (min–max) of ${s.rounds} rounds of one run per server and load in a rotating order, after one uncounted run each. "Throughput lost" and "CPU added" are the medians of each round's comparison with the run of the same load in that round on the server it is compared with: metrics against short-circuited metrics, the second shipped server and audit against the first shipped server. The load runs at nice ${LOAD_NICE}.
