@@ -1,6 +1,6 @@
 // Audit's flags (`--audit-policy-file`, `--audit-log-*`, `--audit-webhook-*`) with kube-apiserver's
-// names, defaults and help, and their mapping onto AuditOptions. Values are only parsed here (an
-// integer must be an integer); upstream's checks of modes, formats, sizes and versions run where
+// names and defaults (help in our own words), and their mapping onto AuditOptions. Values are only
+// parsed here (an integer must be an integer); upstream's checks of modes, formats, sizes and versions run where
 // the options are used (src/server/audit/options-validation.ts), so the library and the program
 // refuse the same things, and only for a backend that is on, as upstream checks them.
 
@@ -47,54 +47,49 @@ function batchFlags(
     flag({
       name: `${p}-mode`,
       arg: '<mode>',
-      description:
-        'Strategy for sending audit events. Blocking indicates sending events should block server responses. ' +
-        `Batch causes the backend to buffer and write events asynchronously. Known modes are ${MODES_TEXT}.`,
+      description: `one of ${MODES_TEXT}: blocking holds the response until its events are sent, batch buffers them and sends in the background`,
       parse: text,
       default: mode,
     }),
     flag({
       name: `${p}-batch-buffer-size`,
       arg: '<n>',
-      description:
-        'The size of the buffer to store events before batching and writing. Only used in batch mode.',
+      description: 'events buffered before batching (batch mode only)',
       parse: int,
       default: d.bufferSize,
     }),
     flag({
       name: `${p}-batch-max-size`,
       arg: '<n>',
-      description: 'The maximum size of a batch. Only used in batch mode.',
+      description: 'most events in one batch (batch mode only)',
       parse: int,
       default: d.maxSize,
     }),
     flag({
       name: `${p}-batch-max-wait`,
       arg: '<duration>',
-      description:
-        "The amount of time to wait before force writing the batch that hadn't reached the max size. Only used in batch mode.",
+      description: 'longest a batch under the max size waits before it is sent anyway (batch mode only)',
       parse: duration,
       default: d.maxWaitMs,
     }),
     flag({
       name: `${p}-batch-throttle-enable`,
       boolean: true,
-      description: 'Whether batching throttling is enabled. Only used in batch mode.',
+      description: 'limit the rate at which batches are sent (batch mode only)',
       parse: bool,
       default: d.throttleEnable,
     }),
     flag({
       name: `${p}-batch-throttle-qps`,
       arg: '<qps>',
-      description: 'Maximum average number of batches per second. Only used in batch mode.',
+      description: 'average batches per second allowed under the throttle (batch mode only)',
       parse: float,
       default: d.throttleQps,
     }),
     flag({
       name: `${p}-batch-throttle-burst`,
       arg: '<n>',
-      description:
-        'Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode.',
+      description: 'batches that may go out at once when earlier throttle qps went unused (batch mode only)',
       parse: int,
       default: d.throttleBurst,
     }),
@@ -107,7 +102,7 @@ function truncateFlags(plugin: 'log' | 'webhook'): FlagSpec[] {
     flag({
       name: `${p}-truncate-enabled`,
       boolean: true,
-      description: 'Whether event and batch truncating is enabled.',
+      description: 'cut events and split batches that pass the truncate size limits',
       parse: bool,
       default: AUDIT_TRUNCATE_DEFAULTS.enabled,
     }),
@@ -115,8 +110,7 @@ function truncateFlags(plugin: 'log' | 'webhook'): FlagSpec[] {
       name: `${p}-truncate-max-batch-size`,
       arg: '<bytes>',
       description:
-        'Maximum size of the batch sent to the underlying backend. Actual serialized size can be several hundreds of bytes greater. ' +
-        'If a batch exceeds this limit, it is split into several batches of smaller size.',
+        'bytes per batch, larger ones split (the serialized batch may run a few hundred bytes over)',
       parse: int,
       default: AUDIT_TRUNCATE_DEFAULTS.maxBatchSize,
     }),
@@ -124,8 +118,7 @@ function truncateFlags(plugin: 'log' | 'webhook'): FlagSpec[] {
       name: `${p}-truncate-max-event-size`,
       arg: '<bytes>',
       description:
-        'Maximum size of the audit event sent to the underlying backend. If the size of an event is greater than this number, ' +
-        "first request and response are removed, and if this doesn't reduce the size enough, event is discarded.",
+        'bytes per event: a larger one loses its request and response objects, and is dropped if still too large',
       parse: int,
       default: AUDIT_TRUNCATE_DEFAULTS.maxEventSize,
     }),
@@ -139,27 +132,24 @@ export const AUDIT_FLAGS: FlagSpec[] = [
   optionalText(
     'audit-policy-file',
     '<file>',
-    'Path to the file that defines the audit policy configuration.',
+    'audit policy file (which requests are recorded, and at which level)',
   ),
   optionalText(
     'audit-log-path',
     '<file>',
-    "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out.",
+    "file every request is audit-logged to ('-' for standard output); unset: no log backend",
   ),
   flag({
     name: 'audit-log-maxage',
     arg: '<days>',
-    description:
-      'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename. ' +
-      'Setting a value of 0 means old audit log files are not removed based on age.',
+    description: 'days a rotated audit log file is kept, by the timestamp in its name (0: no age limit)',
     parse: int,
     default: AUDIT_LOG_DEFAULTS.maxAgeDays,
   }),
   flag({
     name: 'audit-log-maxbackup',
     arg: '<n>',
-    description:
-      "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
+    description: 'rotated audit log files kept (0: no limit on their number)',
     parse: int,
     default: AUDIT_LOG_DEFAULTS.maxBackups,
   }),
@@ -167,28 +157,26 @@ export const AUDIT_FLAGS: FlagSpec[] = [
     name: 'audit-log-maxsize',
     arg: '<MB>',
     description:
-      'The maximum size in megabytes of the audit log file before it gets rotated. Setting to 0 disables rotation (not recommended).',
+      'megabytes the audit log file reaches before it is rotated (0 turns rotation off; not advised)',
     parse: int,
     default: AUDIT_LOG_DEFAULTS.maxSizeMB,
   }),
   flag({
     name: 'audit-log-format',
     arg: '<format>',
-    description:
-      'Format of saved audits. "legacy" indicates 1-line text format for each event. "json" indicates structured json format. ' +
-      'Known formats are legacy,json.',
+    description: 'one of legacy,json: legacy writes a text line per event, json a structured object',
     parse: text,
     default: AUDIT_LOG_DEFAULTS.format,
   }),
   optionalText(
     'audit-log-version',
     '<group/version>',
-    "API group and version used for serializing audit events written to log (default: the audit group's v1).",
+    "group/version the log backend encodes events as (default: the audit group's v1)",
   ),
   flag({
     name: 'audit-log-compress',
     boolean: true,
-    description: 'If set, the rotated log files will be compressed using gzip.',
+    description: 'gzip the audit log files once rotated',
     parse: bool,
     default: AUDIT_LOG_DEFAULTS.compress,
   }),
@@ -197,19 +185,19 @@ export const AUDIT_FLAGS: FlagSpec[] = [
   optionalText(
     'audit-webhook-config-file',
     '<file>',
-    'Path to a kubeconfig formatted file that defines the audit webhook configuration.',
+    'client configuration file of the audit webhook; unset: no webhook backend',
   ),
   flag({
     name: 'audit-webhook-initial-backoff',
     arg: '<duration>',
-    description: 'The amount of time to wait before retrying the first failed request.',
+    description: 'wait before the first retry of a failed request to the webhook',
     parse: duration,
     default: AUDIT_WEBHOOK_DEFAULTS.initialBackoffMs,
   }),
   optionalText(
     'audit-webhook-version',
     '<group/version>',
-    "API group and version used for serializing audit events written to webhook (default: the audit group's v1).",
+    "group/version the webhook backend encodes events as (default: the audit group's v1)",
   ),
   ...batchFlags('webhook', AUDIT_WEBHOOK_DEFAULTS.mode, AUDIT_WEBHOOK_DEFAULTS.batch),
   ...truncateFlags('webhook'),

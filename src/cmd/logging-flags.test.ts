@@ -97,10 +97,10 @@ describe('--help', () => {
     ]);
     assert.match(
       text,
-      /--logging-format <format> +Sets the log format\. Permitted formats: "json", "text"\. \(default "text"\)\n/,
+      /--logging-format <format> +how log lines are written, one of "json", "text" \(default "text"\)\n/,
     );
     assert.match(text, /--log-flush-frequency <duration> .*\(default 5s\)\n/);
-    assert.match(text, /-v, --v <level> +number for the log level verbosity\n/);
+    assert.match(text, /-v, --v <level> +verbosity of the logs: the higher, the more detail\n/);
     assert.match(text, /--port <n> +a port \(default 6443\)\n/);
     assert.match(text, /--off +a switch\n/);
     assert.match(text, /--said <n> +a count \(default 5\)\n/);

@@ -47,7 +47,7 @@ export const LOGGING_FLAGS: readonly FlagSpec[] = [
   flag<string>({
     name: 'logging-format',
     arg: '<format>',
-    description: `Sets the log format. Permitted formats: ${FORMATS.map((f) => `"${f}"`).join(', ')}.`,
+    description: `how log lines are written, one of ${FORMATS.map((f) => `"${f}"`).join(', ')}`,
     parse: (v) => v,
     default: DEFAULT_LOGGING.format,
   }),
@@ -55,7 +55,7 @@ export const LOGGING_FLAGS: readonly FlagSpec[] = [
     name: 'log-flush-frequency',
     arg: '<duration>',
     description:
-      'Maximum number of seconds between log flushes (lines are written as they come; kept for compatibility)',
+      'longest time between log flushes (lines are written as they come; accepted for compatibility)',
     parse: duration,
     default: 5000,
   }),
@@ -63,7 +63,7 @@ export const LOGGING_FLAGS: readonly FlagSpec[] = [
     name: 'v',
     shorthand: 'v',
     arg: '<level>',
-    description: 'number for the log level verbosity',
+    description: 'verbosity of the logs: the higher, the more detail',
     parse: level,
     default: DEFAULT_LOGGING.verbosity,
   }),
@@ -71,7 +71,7 @@ export const LOGGING_FLAGS: readonly FlagSpec[] = [
     name: 'vmodule',
     arg: '<pattern=N,...>',
     description:
-      'comma-separated list of pattern=N settings for module-filtered logging, a pattern naming a module as the log lines do (only works for text log format)',
+      'comma-separated pattern=N: verbosity N for modules matching the pattern, named as the log lines name them (text format only)',
     parse: vmodule,
     repeatable: true,
     default: [],
