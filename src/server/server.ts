@@ -331,13 +331,17 @@ async function startOnLockedDir(
       gzipAboveBytes: env.gate('APIResponseCompression') ? GZIP_THRESHOLD_BYTES : undefined,
     };
     const kind: Kind = metrics.begin(ctx);
+    // The peer is read now: once the response closes, an HTTP/2 stream no longer names its socket.
+    const srcIP = requestLogEnabled()
+      ? remoteAddr(req.socket?.remoteAddress, req.socket?.remotePort)
+      : undefined;
     res.on('close', () => {
       closing.signal.removeEventListener('abort', abort);
       // Only work still running needs telling (a client gone, a request past its deadline whose
       // 504 went out): aborting every finished request cost about 6% of a get's CPU.
       if (!handled.has(res)) abort();
       metrics.end(ctx, kind, startedMs);
-      if (requestLogEnabled()) logRequestLine(ctx, startedMs);
+      if (srcIP !== undefined) logRequestLine(ctx, startedMs, srcIP);
     });
     return ctx;
   };
@@ -451,7 +455,7 @@ async function startOnLockedDir(
 }
 
 /** The request's `"HTTP"` line (V(3)), as upstream's httplog writes it when the response ends. */
-function logRequestLine(ctx: RequestContext, startedMs: number): void {
+function logRequestLine(ctx: RequestContext, startedMs: number, srcIP: string): void {
   const { req, res } = ctx;
   logRequest({
     verb: metricVerb(ctx, metricScope(ctx)),
@@ -459,7 +463,7 @@ function logRequestLine(ctx: RequestContext, startedMs: number): void {
     latencyMs: performance.now() - startedMs,
     userAgent: req.headers['user-agent'] ?? '',
     auditID: String(res.getHeader('audit-id') ?? ''),
-    srcIP: remoteAddr(req.socket?.remoteAddress, req.socket?.remotePort),
+    srcIP,
     status: res.statusCode,
   });
 }
