@@ -4,6 +4,7 @@
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UserInfo } from '../auth/authn/types.ts';
 import type { CodecSet } from '../codec/negotiation.ts';
+import type { RequestAudit } from './audit/request-audit.ts';
 import type { RequestInfo } from './request-info.ts';
 
 export interface RequestContext {
@@ -30,6 +31,8 @@ export interface RequestContext {
    * admission's); set through addAuditAnnotation, whether or not audit is on.
    */
   auditAnnotations?: Record<string, string>;
+  /** The request's audit record while audit is on for it (audit/request-audit.ts). */
+  audit?: RequestAudit;
 }
 
 /** Records an annotation for the request's audit events; the first value for a key stays, as upstream keeps it. */

@@ -329,6 +329,8 @@ async function startOnLockedDir(
       warnings: [],
       signal: aborted.signal,
       gzipAboveBytes: env.gate('APIResponseCompression') ? GZIP_THRESHOLD_BYTES : undefined,
+      // Present from the start, so every context has one shape whether audit fills it or not.
+      audit: undefined,
     };
     const kind: Kind = metrics.begin(ctx);
     // The peer is read now: once the response closes, an HTTP/2 stream no longer names its socket.
