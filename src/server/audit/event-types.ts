@@ -60,12 +60,25 @@ export interface AuditEvent {
 }
 
 /**
- * Where events go. processEvents must not block the request: a backend that cannot keep up drops
- * events (and counts them) as upstream's batch backend does, or, in blocking mode, writes before
- * returning. Returns false when an event was not accepted.
+ * Where events go. A batch backend only queues (one that cannot keep up drops events and counts
+ * them, as upstream's does); a blocking one writes before answering: a file at once, a webhook
+ * with a promise that settles once the receiver has answered (the request waits for it, as
+ * upstream's blocking modes make it wait). The answer is false when an event was not accepted.
  */
+export type Accepted = boolean | Promise<boolean>;
+
+/** Whether every answer accepted: synchronous when every answer is. */
+export function allAccepted(answers: readonly Accepted[]): Accepted {
+  let sync = true;
+  for (const a of answers) {
+    if (a instanceof Promise) return Promise.all(answers).then((all) => all.every(Boolean));
+    sync = a && sync;
+  }
+  return sync;
+}
+
 export interface AuditBackend {
-  processEvents(...events: AuditEvent[]): boolean;
+  processEvents(...events: AuditEvent[]): Accepted;
   /** Flushes what is buffered (within the backend's own bounds) and releases files and sockets. */
   shutdown(): Promise<void>;
   /** For messages and metric labels: `log`, `webhook`, or a union's names. */

@@ -10,6 +10,7 @@ import { parse as yamlParse } from 'yaml';
 import type { UserInfo } from '../../auth/authn/types.ts';
 import type { RequestContext } from '../context.ts';
 import type {
+  Accepted,
   AuditBackend,
   AuditEvent,
   AuditObjectReference,
@@ -177,7 +178,7 @@ export class RequestAudit {
   }
 
   /** Hands the event for `stage` to the backend; false when the backend refused it. */
-  processStage(stage: AuditStage): boolean {
+  processStage(stage: AuditStage): Accepted {
     const sink = this.sink;
     if (!this.enabled || sink === undefined || this.omitStages.includes(stage)) return true;
     const stageTimestamp = stage === 'RequestReceived' ? this.receivedAtText : formatMicroTime(nowMicros());

@@ -86,7 +86,8 @@ export function audit(pipeline: AuditPipeline | undefined): Filter | undefined {
     const ra = pipeline.recordOf(ctx);
     if (ra === undefined || !ra.init(pipeline.evaluate(ctx), pipeline) || !ra.enabled) return next();
     ra.logRequestMetadata();
-    if (!ra.processStage('RequestReceived')) {
+    const received = ra.processStage('RequestReceived');
+    if (!(received instanceof Promise ? await received : received)) {
       pipeline.observeRejected();
       throw internalError(new Error('failed to store audit event'));
     }
@@ -116,7 +117,9 @@ export function audit(pipeline: AuditPipeline | undefined): Filter | undefined {
       ra.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 };
       if (longRunning) ra.processStage('ResponseStarted');
     }
-    ra.processStage('ResponseComplete');
+    // A blocking webhook holds the request's end until the receiver has answered, as upstream's.
+    const complete = ra.processStage('ResponseComplete');
+    if (complete instanceof Promise) await complete;
   };
 }
 

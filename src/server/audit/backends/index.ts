@@ -8,7 +8,7 @@
 import { loadWebhookClientConfig } from '../../../auth/authn/webhook-client-config.ts';
 import type { MetricsRegistry } from '../../../machinery/metrics/index.ts';
 import { groupName, type NamingProfile, namingProfile } from '../../../naming/profile.ts';
-import type { AuditBackend, AuditEvent } from '../event-types.ts';
+import type { Accepted, AuditBackend, AuditEvent } from '../event-types.ts';
 import type {
   AuditBackendMode,
   AuditBatchOptions,
@@ -159,9 +159,10 @@ class IgnoreErrors implements AuditBackend {
   constructor(private readonly backend: AuditBackend) {
     this.name = `ignoreErrors<${backend.name}>`;
   }
-  processEvents(...events: AuditEvent[]): boolean {
-    this.backend.processEvents(...events);
-    return true;
+  processEvents(...events: AuditEvent[]): Accepted {
+    const answer = this.backend.processEvents(...events);
+    // A webhook's delivery is still waited for; only its outcome is ignored.
+    return answer instanceof Promise ? answer.then(() => true) : true;
   }
   shutdown(): Promise<void> {
     return this.backend.shutdown();

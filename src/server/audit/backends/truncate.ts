@@ -6,7 +6,7 @@
 //   least one event), in order.
 
 import { groupName, type NamingProfile } from '../../../naming/profile.ts';
-import type { AuditBackend, AuditEvent } from '../event-types.ts';
+import { type Accepted, type AuditBackend, type AuditEvent, allAccepted } from '../event-types.ts';
 import type { PluginErrors } from './metrics.ts';
 
 export interface TruncateConfig {
@@ -37,9 +37,9 @@ export class TruncatingBackend implements AuditBackend {
     return Buffer.byteLength(JSON.stringify(ev));
   }
 
-  processEvents(...events: AuditEvent[]): boolean {
+  processEvents(...events: AuditEvent[]): Accepted {
     const { maxEventSize, maxBatchSize } = this.config;
-    let success = true;
+    const answers: Accepted[] = [];
     let batch: AuditEvent[] = [];
     let batchSize = 0;
     const impacted: AuditEvent[] = [];
@@ -54,16 +54,19 @@ export class TruncatingBackend implements AuditBackend {
         continue;
       }
       if (batch.length > 0 && batchSize + size > maxBatchSize) {
-        success = this.delegate.processEvents(...batch) && success;
+        answers.push(this.delegate.processEvents(...batch));
         batch = [];
         batchSize = 0;
       }
       batch.push(ev);
       batchSize += size;
     }
-    if (batch.length > 0) success = this.delegate.processEvents(...batch) && success;
-    if (impacted.length > 0) this.errors.report(PLUGIN, 'event is too large even after truncating', impacted);
-    return success;
+    if (batch.length > 0) answers.push(this.delegate.processEvents(...batch));
+    if (impacted.length > 0) {
+      this.errors.report(PLUGIN, 'event is too large even after truncating', impacted);
+      answers.push(false);
+    }
+    return allAccepted(answers);
   }
 
   private truncate(ev: AuditEvent): AuditEvent {

@@ -1,7 +1,7 @@
 // Both backends at once (upstream's audit.Union): every event goes to each; the call succeeds
 // when every backend accepted it.
 
-import type { AuditBackend, AuditEvent } from '../event-types.ts';
+import { type Accepted, type AuditBackend, type AuditEvent, allAccepted } from '../event-types.ts';
 
 export class UnionBackend implements AuditBackend {
   readonly name: string;
@@ -10,10 +10,8 @@ export class UnionBackend implements AuditBackend {
     this.name = `union[${backends.map((b) => b.name).join(',')}]`;
   }
 
-  processEvents(...events: AuditEvent[]): boolean {
-    let success = true;
-    for (const b of this.backends) success = b.processEvents(...events) && success;
-    return success;
+  processEvents(...events: AuditEvent[]): Accepted {
+    return allAccepted(this.backends.map((b) => b.processEvents(...events)));
   }
 
   async shutdown(): Promise<void> {

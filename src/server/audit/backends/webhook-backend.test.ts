@@ -10,8 +10,10 @@ import type { TLSSocket } from 'node:tls';
 import { MetricsRegistry } from '../../../machinery/metrics/index.ts';
 import { groupName, namingProfile } from '../../../naming/profile.ts';
 import { createCa, createLeaf, type KeyAndCert } from '../../pki/generate.ts';
+import { startTestApiServer } from '../../testing/index.ts';
 import { waitUntil } from '../../testing/wait-for.ts';
 import type { AuditWebhookOptions } from '../options.ts';
+import type { PolicyRule } from '../policy-types.ts';
 import { createAuditBackend } from './index.ts';
 import { makeEvent, metricValue, SPEC } from './test-support.ts';
 
@@ -77,6 +79,20 @@ class Receiver {
     this.server.closeAllConnections();
     await new Promise((r) => this.server.close(r));
   }
+}
+
+/** Every request at Metadata level. */
+function metadataRule(): PolicyRule {
+  return {
+    level: 'Metadata',
+    users: [],
+    userGroups: [],
+    verbs: [],
+    resources: [],
+    namespaces: [],
+    nonResourceURLs: [],
+    omitStages: [],
+  };
 }
 
 let dir: string;
@@ -266,6 +282,53 @@ describe('audit webhook backend', () => {
     await waitUntil(() => receiver.received.length === 2, 'two requests');
     assert.deepEqual(receiver.sizes.sort(), [1, 2]);
     await b.shutdown();
+  });
+
+  it('blocking modes answer once the receiver has: blocking ignores a failure, blocking-strict reports it', async () => {
+    const blocking = await webhookBackend({ mode: 'blocking', initialBackoffMs: 1 });
+    const answer = blocking.processEvents(makeEvent(1));
+    assert.ok(answer instanceof Promise);
+    assert.equal(await answer, true);
+    assert.equal(receiver.received.length, 1, 'delivered before the answer settled');
+    receiver.behaviour = (_req, res) => res.writeHead(503).end('down');
+    assert.equal(await blocking.processEvents(makeEvent(2)), true);
+    await blocking.shutdown();
+
+    const strict = await webhookBackend({ mode: 'blocking-strict', initialBackoffMs: 1 });
+    assert.equal(strict.name, 'webhook');
+    assert.equal(await strict.processEvents(makeEvent(3)), true);
+    receiver.behaviour = (_req, res) => res.writeHead(503).end('down');
+    assert.equal(await strict.processEvents(makeEvent(4)), false);
+    assert.equal(receiver.requests, 1 + 5, 'five attempts before giving up');
+    await strict.shutdown();
+  });
+
+  it('a server whose blocking-strict webhook cannot store RequestReceived refuses the request', async () => {
+    receiver.reset();
+    const api = await startTestApiServer({
+      audit: {
+        policy: { rules: [metadataRule()], omitStages: [], omitManagedFields: false },
+        webhook: {
+          configFile: writeConfig('strict.yaml', receiver.url),
+          mode: 'blocking-strict',
+          initialBackoffMs: 1,
+        },
+      },
+    });
+    try {
+      const ok = await api.call({ path: '/api/v1/namespaces/default' });
+      assert.equal(ok.status, 200);
+      // RequestReceived was delivered before the request went on.
+      const stages = receiver.received.flatMap((r) => r.body.items.map((e) => `${e.stage} ${e.auditID}`));
+      assert.ok(stages.includes(`RequestReceived ${ok.headers['audit-id']}`), stages.join('\n'));
+
+      receiver.behaviour = (_req, res) => res.writeHead(503).end('down');
+      const refused = await api.call({ path: '/api/v1/namespaces/default' });
+      assert.equal(refused.status, 500);
+      assert.equal(refused.json().message, 'Internal error occurred: failed to store audit event');
+    } finally {
+      await api.stop();
+    }
   });
 
   it('truncates large events before batching when asked', async () => {

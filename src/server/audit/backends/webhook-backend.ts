@@ -59,19 +59,18 @@ export class WebhookBackend implements AuditBackend, BatchDelegate {
   }
 
   /**
-   * The blocking modes: the events are sent at once, one request per call. The interface is
-   * synchronous, so the request does not wait for the webhook and a failure cannot refuse it
-   * (blocking-strict behaves as blocking); failures are counted and logged.
+   * The blocking modes: the events are sent at once, one request per call, and the answer settles
+   * once the receiver has (with retries): the request waits for it, and in blocking-strict mode a
+   * failure at RequestReceived refuses the request. Failures are counted and logged.
    */
-  processEvents(...events: AuditEvent[]): boolean {
+  processEvents(...events: AuditEvent[]): Promise<boolean> | false {
     if (this.abort.signal.aborted) {
       this.errors.report(PLUGIN, 'audit backend shut down', events);
       return false;
     }
     const p = this.deliver(events);
     this.inflight.add(p);
-    void p.finally(() => this.inflight.delete(p));
-    return true;
+    return p.finally(() => this.inflight.delete(p));
   }
 
   /** Sends one EventList with retries; false (counted, logged) when it could not be delivered. */
