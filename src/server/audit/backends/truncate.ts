@@ -62,10 +62,8 @@ export class TruncatingBackend implements AuditBackend {
       batchSize += size;
     }
     if (batch.length > 0) answers.push(this.delegate.processEvents(...batch));
-    if (impacted.length > 0) {
-      this.errors.report(PLUGIN, 'event is too large even after truncating', impacted);
-      answers.push(false);
-    }
+    // Dropped events are reported, not refused, as upstream's wrapper answers.
+    if (impacted.length > 0) this.errors.report(PLUGIN, 'event is too large even after truncating', impacted);
     return allAccepted(answers);
   }
 
