@@ -10,7 +10,7 @@ import { roleBindingKind } from '../apis/rbac/role-binding.ts';
 import { type FieldError, invalid, newPath, required } from '../machinery/field-errors.ts';
 import { MetricsRegistry } from '../machinery/metrics/index.ts';
 import type { ApiObject } from '../machinery/object.ts';
-import { namingProfile } from '../naming/profile.ts';
+import { groupName, namingProfile } from '../naming/profile.ts';
 import { featureGates } from '../server/feature-gates.ts';
 import { widgetKind } from '../server/testing/deprecated-kind.ts';
 import {
@@ -276,7 +276,7 @@ describe("RoleBinding's declarative rules (upstream 1.35)", () => {
     roleRef,
     ...(subjects === undefined ? {} : { subjects }),
   });
-  const roleRef = { apiGroup: 'rbac.authorization.svc.io', kind: 'Role', name: 'r' };
+  const roleRef = { apiGroup: groupName(profile, 'rbac.authorization'), kind: 'Role', name: 'r' };
   const rbKind = (): KindDefinition => ({
     ...roleBindingKind(profile),
     strategy: bindingStrategy(profile, true),

@@ -22,7 +22,7 @@ import type { ApiObject } from '../machinery/object.ts';
 import type { DeclarativeValidation, KindDefinition } from './kind.ts';
 import type { Strategy } from './strategy.ts';
 
-/** Upstream's five validation metrics (k8s.io/apiserver pkg/validation/metrics.go). */
+/** Upstream's five validation metrics (upstream apiserver's pkg/validation/metrics.go). */
 export interface ValidationMetrics {
   mismatch: Counter;
   mismatchByIdentifier: Counter<'validation_identifier'>;

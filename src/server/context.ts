@@ -37,8 +37,8 @@ export interface RequestContext {
 
 /** Records an annotation for the request's audit events; the first value for a key stays, as upstream keeps it. */
 export function addAuditAnnotation(ctx: RequestContext, key: string, value: string): void {
-  const a = (ctx.auditAnnotations ??= {});
-  if (!(key in a)) a[key] = value;
+  ctx.auditAnnotations ??= {};
+  if (!(key in ctx.auditAnnotations)) ctx.auditAnnotations[key] = value;
 }
 
 /** One step of the chain: do something, then call `next` to continue (or answer and stop). */

@@ -32,6 +32,8 @@ import {
   widgetKinds,
 } from './testing/deprecated-kind.ts';
 
+const DEPRECATED_KEY = deprecatedApiAnnotationKey(namingProfile('spec'));
+const REMOVED_KEY = removedReleaseAnnotationKey(namingProfile('spec'));
 const WARNING = `299 - "${WIDGET_GROUP}/v1beta1 Widget is deprecated in v1.33+, unavailable in v1.36+; use ${WIDGET_GROUP}/v1 Widget"`;
 const HELP =
   '# HELP apiserver_requested_deprecated_apis [STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.';
@@ -90,14 +92,11 @@ describe('deprecation texts', () => {
     assert.equal(deprecationSignalOf(future), undefined);
   });
 
-  it("annotates under the profile's domain: spec and upstream", () => {
-    for (const [name, domain] of [
-      ['spec', 'platform.io'],
-      ['upstream', 'k8s.io'],
-    ] as const) {
+  it("annotates under the profile's keys: spec and upstream", () => {
+    for (const name of ['spec', 'upstream'] as const) {
       const profile = namingProfile(name);
-      assert.equal(deprecatedApiAnnotationKey(profile), `${domain}/deprecated`);
-      assert.equal(removedReleaseAnnotationKey(profile), `${domain}/removed-release`);
+      const deprecated = deprecatedApiAnnotationKey(profile);
+      const removed = removedReleaseAnnotationKey(profile);
       const ctx = { warnings: [] as string[] } as unknown as RequestContext;
       signalDeprecatedCall(
         ctx,
@@ -107,8 +106,8 @@ describe('deprecation texts', () => {
         undefined,
       );
       assert.deepEqual(ctx.auditAnnotations, {
-        [`${domain}/deprecated`]: 'true',
-        [`${domain}/removed-release`]: '1.36',
+        [deprecated]: 'true',
+        [removed]: '1.36',
       });
       assert.deepEqual(ctx.warnings, ['w']);
       // No removal planned: no removed-release annotation.
@@ -120,7 +119,7 @@ describe('deprecation texts', () => {
         { group: 'g', version: 'v', resource: 'r', subresource: '' },
         undefined,
       );
-      assert.deepEqual(bare.auditAnnotations, { [`${domain}/deprecated`]: 'true' });
+      assert.deepEqual(bare.auditAnnotations, { [deprecated]: 'true' });
       assert.deepEqual(bare.warnings, []);
     }
   });
@@ -186,15 +185,15 @@ describe('calls to a deprecated version', () => {
     assert.equal(created.status, 201, created.body);
     assert.deepEqual(warningValues(created), [WARNING]);
     assert.deepEqual(contextOf('POST', path)?.auditAnnotations, {
-      'platform.io/deprecated': 'true',
-      'platform.io/removed-release': '1.36',
+      [DEPRECATED_KEY]: 'true',
+      [REMOVED_KEY]: '1.36',
     });
     const got = await h2Request(server.url, 'GET', `${path}/old`);
     assert.equal(got.status, 200);
     assert.deepEqual(warningValues(got), [WARNING]);
     assert.deepEqual(contextOf('GET', `${path}/old`)?.auditAnnotations, {
-      'platform.io/deprecated': 'true',
-      'platform.io/removed-release': '1.36',
+      [DEPRECATED_KEY]: 'true',
+      [REMOVED_KEY]: '1.36',
     });
     const listed = await h2Request(server.url, 'GET', path);
     assert.equal(listed.status, 200);
@@ -235,8 +234,8 @@ describe('calls to a deprecated version', () => {
       session.destroy();
     }
     assert.deepEqual(contextOf('GET', path)?.auditAnnotations, {
-      'platform.io/deprecated': 'true',
-      'platform.io/removed-release': '1.36',
+      [DEPRECATED_KEY]: 'true',
+      [REMOVED_KEY]: '1.36',
     });
   });
 

@@ -1,4 +1,4 @@
-// RoleBinding's declarative validation as upstream 1.35 generates it from k8s.io/api rbac/v1's
+// RoleBinding's declarative validation as upstream 1.35 generates it from the upstream API's rbac/v1
 // `+k8s:required` tags on RoleRef.Name and Subject.Name: the only fields of our served kinds that
 // 1.35 migrated and checks through ValidateDeclarativelyWithMigrationChecks (ClusterRole is wired
 // too but its PolicyRule.Verbs tag was taken back before the release; ClusterRoleBinding followed

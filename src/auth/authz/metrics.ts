@@ -115,8 +115,13 @@ export class AuthorizationMetrics {
     let allowed: CounterSeries | undefined;
     let denied: CounterSeries | undefined;
     const count = (v: Verdict): Verdict => {
-      if (v.decision === 'allow') (allowed ??= this.decisions.series(type, name, 'allowed')).value++;
-      else if (v.decision === 'deny') (denied ??= this.decisions.series(type, name, 'denied')).value++;
+      if (v.decision === 'allow') {
+        allowed ??= this.decisions.series(type, name, 'allowed');
+        allowed.value++;
+      } else if (v.decision === 'deny') {
+        denied ??= this.decisions.series(type, name, 'denied');
+        denied.value++;
+      }
       return v;
     };
     const authorize = (a: Attributes): Verdict | Promise<Verdict> => {

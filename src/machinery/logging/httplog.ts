@@ -1,4 +1,4 @@
-// The API server's request and failure lines, as k8s.io/apiserver 1.35 writes them. Every request
+// The API server's request and failure lines, as upstream's apiserver 1.35 writes them. Every request
 // is one `"HTTP"` line at V(3) when it ends (a watch when it closes), whatever its status: a 5xx
 // is not logged at a lower level by this line; at V(3) upstream adds the error body it wrote
 // (`addedInfo`). Below V(3) upstream does not even wrap the request, so the check comes first and

@@ -8,13 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MetricsRegistry } from '../../machinery/metrics/index.ts';
+import {
+  type Exposition,
+  parseExposition,
+  sampleValue,
+  seriesOf,
+} from '../../machinery/metrics/testing/exposition.ts';
 import type { ApiObject } from '../../machinery/object.ts';
 import { CorruptObjectError, KeyExistsError, KeyNotFoundError, UnavailableError } from '../errors.ts';
 import { openEtcdStorage } from '../etcd/index.ts';
 import type { Predicate, Storage } from '../interface.ts';
 import { openSqliteStorage } from '../sqlite/index.ts';
 import { type EtcdServer, startEtcd } from '../testing/etcd-server.ts';
-import { type Exposition, parseExposition, sampleValue, seriesOf } from '../../machinery/metrics/testing/exposition.ts';
 import { MeteredStorage } from './metered-storage.ts';
 import { ResourceOfKey } from './resource-of.ts';
 import { etcdSizeSource, sqliteSizeSource } from './size.ts';
