@@ -10,7 +10,7 @@
 //                   file in the data directory, in the log backend's default (blocking) mode.
 
 import { join } from 'node:path';
-import type { Policy } from '../../src/server/audit/policy-types.ts';
+import { type Policy, policyRule } from '../../src/server/audit/policy-types.ts';
 import type { ServerOptions } from '../../src/server/options.ts';
 
 export const OBSERVABILITY_MODES = ['metrics-off', 'metrics', 'metrics-again', 'audit-metadata'] as const;
@@ -25,18 +25,7 @@ export const AUDIT_LOG = 'audit.log';
 
 /** One rule, Metadata for everything: every request is recorded, without its bodies. */
 export const METADATA_POLICY: Policy = {
-  rules: [
-    {
-      level: 'Metadata',
-      users: [],
-      userGroups: [],
-      verbs: [],
-      resources: [],
-      namespaces: [],
-      nonResourceURLs: [],
-      omitStages: [],
-    },
-  ],
+  rules: [policyRule('Metadata')],
   omitStages: [],
   omitManagedFields: false,
 };

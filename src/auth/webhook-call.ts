@@ -27,6 +27,21 @@ export function webhookAgent(config: WebhookClientConfig): HttpAgent {
     : new HttpAgent({ keepAlive: true });
 }
 
+/** The headers of a JSON POST to the webhook, with the configuration's bearer token or basic credentials. */
+export function webhookHeaders(config: WebhookClientConfig, body: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, */*',
+    'content-length': String(Buffer.byteLength(body)),
+  };
+  if (config.token !== undefined) headers.authorization = `Bearer ${config.token}`;
+  else if (config.username !== undefined) {
+    const basic = Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64');
+    headers.authorization = `Basic ${basic}`;
+  }
+  return headers;
+}
+
 export interface WebhookBackoff {
   initialMs: number;
   factor: number;
@@ -124,14 +139,7 @@ export class WebhookPoster {
   private once(body: string): Promise<unknown> {
     const c = this.config;
     const m = this.messages;
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, */*',
-      'content-length': String(Buffer.byteLength(body)),
-    };
-    if (c.token !== undefined) headers.authorization = `Bearer ${c.token}`;
-    else if (c.username !== undefined)
-      headers.authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}`;
+    const headers = webhookHeaders(c, body);
     const send = c.url.protocol === 'https:' ? httpsRequest : httpRequest;
     const target = c.url.toString();
     return new Promise<unknown>((resolve, reject) => {

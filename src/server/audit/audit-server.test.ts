@@ -9,7 +9,7 @@ import { groupName, namingProfile } from '../../naming/profile.ts';
 import { GenericStore } from '../../registry/generic-store.ts';
 import { startTestApiServer, type TestApiServer, waitFor } from '../testing/index.ts';
 import type { AuditBackend, AuditEvent } from './event-types.ts';
-import { auditGroup, type Policy, type PolicyRule } from './policy-types.ts';
+import { auditGroup, type Policy, type PolicyRule, policyRule } from './policy-types.ts';
 
 const SPEC = namingProfile('spec');
 const AUTHZ = groupName(SPEC, 'authorization');
@@ -32,16 +32,7 @@ export class FakeBackend implements AuditBackend {
 }
 
 function rule(r: Partial<PolicyRule> & { level: string }): PolicyRule {
-  return {
-    users: [],
-    userGroups: [],
-    verbs: [],
-    resources: [],
-    namespaces: [],
-    nonResourceURLs: [],
-    omitStages: [],
-    ...r,
-  };
+  return policyRule(r.level, r);
 }
 
 const POLICY: Policy = {

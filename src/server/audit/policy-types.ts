@@ -61,3 +61,18 @@ export interface Policy {
   omitStages: string[];
   omitManagedFields: boolean;
 }
+
+/** A rule at `level` matching every request, narrowed by `fields` (library callers and tests). */
+export function policyRule(level: string, fields: Partial<Omit<PolicyRule, 'level'>> = {}): PolicyRule {
+  return {
+    level,
+    users: [],
+    userGroups: [],
+    verbs: [],
+    resources: [],
+    namespaces: [],
+    nonResourceURLs: [],
+    omitStages: [],
+    ...fields,
+  };
+}

@@ -16,6 +16,7 @@ import {
   type Policy,
   type PolicyRule,
   PolicyRuleEvaluator,
+  policyRule,
 } from './index.ts';
 
 const SPEC = namingProfile('spec');
@@ -239,19 +240,7 @@ rules:
 
 // ---------------------------------------------------------------------------------------------
 
-function rule(level: string, fields: Partial<PolicyRule> = {}): PolicyRule {
-  return {
-    level,
-    users: [],
-    userGroups: [],
-    verbs: [],
-    resources: [],
-    namespaces: [],
-    nonResourceURLs: [],
-    omitStages: [],
-    ...fields,
-  };
-}
+const rule = policyRule;
 
 function evaluator(rules: PolicyRule[], extra: Partial<Policy> = {}): PolicyRuleEvaluator {
   return new PolicyRuleEvaluator({ rules, omitStages: [], omitManagedFields: false, ...extra });

@@ -13,7 +13,7 @@ import { createCa, createLeaf, type KeyAndCert } from '../../pki/generate.ts';
 import { startTestApiServer } from '../../testing/index.ts';
 import { waitUntil } from '../../testing/wait-for.ts';
 import type { AuditWebhookOptions } from '../options.ts';
-import type { PolicyRule } from '../policy-types.ts';
+import { policyRule } from '../policy-types.ts';
 import { createAuditBackend } from './index.ts';
 import { makeEvent, metricValue, SPEC } from './test-support.ts';
 
@@ -79,20 +79,6 @@ class Receiver {
     this.server.closeAllConnections();
     await new Promise((r) => this.server.close(r));
   }
-}
-
-/** Every request at Metadata level. */
-function metadataRule(): PolicyRule {
-  return {
-    level: 'Metadata',
-    users: [],
-    userGroups: [],
-    verbs: [],
-    resources: [],
-    namespaces: [],
-    nonResourceURLs: [],
-    omitStages: [],
-  };
 }
 
 let dir: string;
@@ -307,7 +293,7 @@ describe('audit webhook backend', () => {
     receiver.reset();
     const api = await startTestApiServer({
       audit: {
-        policy: { rules: [metadataRule()], omitStages: [], omitManagedFields: false },
+        policy: { rules: [policyRule('Metadata')], omitStages: [], omitManagedFields: false },
         webhook: {
           configFile: writeConfig('strict.yaml', receiver.url),
           mode: 'blocking-strict',

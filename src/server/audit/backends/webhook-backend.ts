@@ -16,7 +16,7 @@ import { setMaxListeners } from 'node:events';
 import { type Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { WebhookClientConfig } from '../../../auth/authn/webhook-client-config.ts';
-import { webhookAgent } from '../../../auth/webhook-call.ts';
+import { webhookAgent, webhookHeaders } from '../../../auth/webhook-call.ts';
 import type { AuditBackend, AuditEvent } from '../event-types.ts';
 import type { BatchDelegate } from './buffered.ts';
 import type { PluginErrors } from './metrics.ts';
@@ -117,14 +117,7 @@ export class WebhookBackend implements AuditBackend, BatchDelegate {
 
   private post(body: string): Promise<void> {
     const c = this.config;
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, */*',
-      'content-length': String(Buffer.byteLength(body)),
-    };
-    if (c.token !== undefined) headers.authorization = `Bearer ${c.token}`;
-    else if (c.username !== undefined)
-      headers.authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}`;
+    const headers = webhookHeaders(c, body);
     const send = c.url.protocol === 'https:' ? httpsRequest : httpRequest;
     const target = c.url.toString();
     const timeoutMs = this.opts.timeoutMs ?? TIMEOUT_MS;
