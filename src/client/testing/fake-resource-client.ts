@@ -20,6 +20,7 @@ import {
   successStatus,
   tooLargeResourceVersion,
 } from '../../machinery/status.ts';
+import { generateName } from '../../machinery/validation/names.ts';
 import { UPSTREAM_ALIASES } from '../../naming/profile.ts';
 import type {
   DeleteOptions,
@@ -257,6 +258,19 @@ export class FakeResourceClient<T extends ApiObject = ApiObject> implements Reso
     return ns ? `${ns}/${name}` : name;
   }
 
+  /**
+   * A generated name not yet taken, from upstream's alphabet; like the real server (upstream's
+   * RetryGenerateName), a collision is retried rather than answered 409.
+   */
+  private freshName(prefix: string, namespace: string | undefined): string {
+    const store = this.cluster.store(this.resource);
+    let name = generateName(prefix);
+    for (let attempt = 1; attempt < 8 && store.get(this.key(name, namespace)) !== undefined; attempt++) {
+      name = generateName(prefix);
+    }
+    return name;
+  }
+
   private doCreate(obj: T, opts: WriteOptions | undefined): T {
     const meta = { ...(obj.metadata ?? {}) };
     if (this.namespace !== undefined && meta.namespace !== undefined && meta.namespace !== this.namespace)
@@ -264,7 +278,7 @@ export class FakeResourceClient<T extends ApiObject = ApiObject> implements Reso
         'the namespace of the provided object does not match the namespace sent on the request',
       );
     if (this.namespace !== undefined) meta.namespace = this.namespace;
-    if (!meta.name && meta.generateName) meta.name = meta.generateName + randomUUID().slice(0, 5);
+    if (!meta.name && meta.generateName) meta.name = this.freshName(meta.generateName, meta.namespace);
     if (!meta.name) throw badRequest('name or generateName is required');
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     const created: ApiObject = {
