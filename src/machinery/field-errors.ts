@@ -194,7 +194,8 @@ export function renderValue(v: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Constructors
 
-const TYPE_TEXT: Record<FieldErrorType, string> = {
+/** How each error type reads in a message (Go's ErrorType.String()). */
+export const TYPE_TEXT: Readonly<Record<FieldErrorType, string>> = {
   FieldValueNotFound: 'Not found',
   FieldValueRequired: 'Required value',
   FieldValueDuplicate: 'Duplicate value',

@@ -12,9 +12,9 @@ import type { Counter } from 'prom-client';
 import {
   deepEqual,
   type FieldError,
-  type FieldErrorType,
   goQuote,
   internalFieldError,
+  TYPE_TEXT,
 } from '../machinery/field-errors.ts';
 import { loggerFor } from '../machinery/logging/index.ts';
 import type { MetricsRegistry } from '../machinery/metrics/index.ts';
@@ -72,20 +72,6 @@ export function validationMetrics(registry: MetricsRegistry): ValidationMetrics 
 }
 
 type Normalization = DeclarativeValidation['normalization'];
-
-/** Go's ErrorType.String(), which upstream's mismatch messages quote. */
-const TYPE_TEXT: Record<FieldErrorType, string> = {
-  FieldValueNotFound: 'Not found',
-  FieldValueRequired: 'Required value',
-  FieldValueDuplicate: 'Duplicate value',
-  FieldValueInvalid: 'Invalid value',
-  FieldValueNotSupported: 'Unsupported value',
-  FieldValueForbidden: 'Forbidden',
-  FieldValueTooLong: 'Too long',
-  FieldValueTooMany: 'Too many',
-  InternalError: 'Internal error',
-  FieldValueTypeInvalid: 'Invalid value',
-};
 
 /** A rule's pattern replacing every match, as Go's ReplaceAllString does (built once per pattern). */
 const GLOBAL = new WeakMap<RegExp, RegExp>();

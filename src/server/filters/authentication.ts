@@ -6,16 +6,17 @@
 
 import type { AuthenticationResult } from '../../auth/authn/metrics.ts';
 import type { AuthnChain } from '../../auth/authn/union.ts';
-import { exponentialBuckets, type MetricsRegistry } from '../../machinery/metrics/index.ts';
-import { unauthorized } from '../../machinery/status.ts';
-import type { Filter } from '../context.ts';
-import { peerCertificateOf } from '../listener.ts';
 import {
   type CounterSeries,
+  exponentialBuckets,
   FastCounter,
   FastHistogram,
   type HistogramSeries,
-} from '../metrics/fast-metrics.ts';
+  type MetricsRegistry,
+} from '../../machinery/metrics/index.ts';
+import { unauthorized } from '../../machinery/status.ts';
+import type { Filter } from '../context.ts';
+import { peerCertificateOf } from '../listener.ts';
 
 /** One set of series per chain: a second filter over the same chain records into the same ones. */
 const metricsOfChain = new WeakMap<AuthnChain, AuthenticationMetrics>();

@@ -3,13 +3,14 @@
 // resource the client watches, with the event's encoded size. A watch finds its series once, when
 // it starts; each event then costs an addition and a bucket search.
 
-import { exponentialBuckets, type MetricsRegistry } from '../../machinery/metrics/index.ts';
 import {
   type CounterSeries,
+  exponentialBuckets,
   FastCounter,
   FastHistogram,
   type HistogramSeries,
-} from '../metrics/fast-metrics.ts';
+  type MetricsRegistry,
+} from '../../machinery/metrics/index.ts';
 
 /** 1 KiB to 128 KiB, as upstream's ExponentialBuckets(1024, 2.0, 8). */
 export const WATCH_EVENT_SIZE_BUCKETS = exponentialBuckets(1024, 2, 8);

@@ -8,6 +8,13 @@
 import { loadWebhookClientConfig } from '../../../auth/authn/webhook-client-config.ts';
 import type { MetricsRegistry } from '../../../machinery/metrics/index.ts';
 import { groupName, type NamingProfile, namingProfile } from '../../../naming/profile.ts';
+import {
+  AUDIT_LOG_DEFAULTS,
+  AUDIT_LOG_FORMATS,
+  AUDIT_MODES,
+  AUDIT_TRUNCATE_DEFAULTS,
+  AUDIT_WEBHOOK_DEFAULTS,
+} from '../defaults.ts';
 import type { Accepted, AuditBackend, AuditEvent } from '../event-types.ts';
 import type {
   AuditBackendMode,
@@ -38,24 +45,11 @@ export interface AuditBackendDeps {
   shutdownTimeoutMs?: number;
 }
 
-const MODES: readonly AuditBackendMode[] = ['batch', 'blocking', 'blocking-strict'];
-const FORMATS = ['legacy', 'json'];
+const MODES: readonly AuditBackendMode[] = AUDIT_MODES;
+const FORMATS: readonly string[] = AUDIT_LOG_FORMATS;
 const MIB = 1024 * 1024;
 
 /** Upstream's defaults (pkg/server/options/audit.go). */
-export const AUDIT_DEFAULTS = {
-  logMaxSizeMB: 100,
-  logMaxAgeDays: 366,
-  logMaxBackups: 100,
-  bufferSize: 10_000,
-  webhookMaxBatchSize: 400,
-  webhookMaxWaitMs: 30_000,
-  throttleQps: 10,
-  throttleBurst: 15,
-  webhookInitialBackoffMs: 10_000,
-  truncateMaxBatchSize: 10 * MIB,
-  truncateMaxEventSize: 100 * 1024,
-} as const;
 
 interface Batch {
   mode: AuditBackendMode;
@@ -68,17 +62,18 @@ function batchOf(
   b: AuditBatchOptions = {},
 ): Batch {
   const webhook = plugin === 'webhook';
-  const throttleEnable = b.throttleEnable ?? webhook;
+  const defaults = webhook ? AUDIT_WEBHOOK_DEFAULTS.batch : AUDIT_LOG_DEFAULTS.batch;
+  const throttleEnable = b.throttleEnable ?? defaults.throttleEnable;
   return {
-    mode: mode ?? (webhook ? 'batch' : 'blocking'),
+    mode: mode ?? (webhook ? AUDIT_WEBHOOK_DEFAULTS.mode : AUDIT_LOG_DEFAULTS.mode),
     config: {
-      bufferSize: b.bufferSize ?? AUDIT_DEFAULTS.bufferSize,
-      maxSize: b.maxSize ?? (webhook ? AUDIT_DEFAULTS.webhookMaxBatchSize : 1),
-      maxWaitMs: b.maxWaitMs ?? (webhook ? AUDIT_DEFAULTS.webhookMaxWaitMs : 0),
+      bufferSize: b.bufferSize ?? defaults.bufferSize,
+      maxSize: b.maxSize ?? defaults.maxSize,
+      maxWaitMs: b.maxWaitMs ?? defaults.maxWaitMs,
       throttle: throttleEnable
         ? {
-            qps: b.throttleQps ?? (webhook ? AUDIT_DEFAULTS.throttleQps : 0),
-            burst: b.throttleBurst ?? (webhook ? AUDIT_DEFAULTS.throttleBurst : 0),
+            qps: b.throttleQps ?? defaults.throttleQps,
+            burst: b.throttleBurst ?? defaults.throttleBurst,
           }
         : undefined,
       async: webhook,
@@ -89,8 +84,8 @@ function batchOf(
 function truncateOf(t: AuditTruncateOptions = {}) {
   return {
     enabled: t.enabled ?? false,
-    maxBatchSize: t.maxBatchSize ?? AUDIT_DEFAULTS.truncateMaxBatchSize,
-    maxEventSize: t.maxEventSize ?? AUDIT_DEFAULTS.truncateMaxEventSize,
+    maxBatchSize: t.maxBatchSize ?? AUDIT_TRUNCATE_DEFAULTS.maxBatchSize,
+    maxEventSize: t.maxEventSize ?? AUDIT_TRUNCATE_DEFAULTS.maxEventSize,
   };
 }
 
@@ -144,7 +139,7 @@ function validateLog(
   profile: NamingProfile,
 ) {
   const errs = validateCommon('log', o, batch, truncate, profile);
-  const format = o.format ?? 'json';
+  const format = o.format ?? AUDIT_LOG_DEFAULTS.format;
   if (!FORMATS.includes(format))
     errs.push(`invalid audit log format ${format}, allowed formats are "${FORMATS.join(',')}"`);
   if ((o.maxAgeDays ?? 0) < 0) errs.push(`--audit-log-maxage ${o.maxAgeDays} can't be a negative number`);
@@ -192,9 +187,9 @@ function logSink(o: AuditLogOptions, deps: AuditBackendDeps): LineSink {
   if (o.path === '-') return new StdoutSink();
   try {
     return new RotatingFile(o.path, {
-      maxBytes: Math.round((o.maxSizeMB ?? AUDIT_DEFAULTS.logMaxSizeMB) * MIB),
-      maxBackups: o.maxBackups ?? AUDIT_DEFAULTS.logMaxBackups,
-      maxAgeDays: o.maxAgeDays ?? AUDIT_DEFAULTS.logMaxAgeDays,
+      maxBytes: Math.round((o.maxSizeMB ?? AUDIT_LOG_DEFAULTS.maxSizeMB) * MIB),
+      maxBackups: o.maxBackups ?? AUDIT_LOG_DEFAULTS.maxBackups,
+      maxAgeDays: o.maxAgeDays ?? AUDIT_LOG_DEFAULTS.maxAgeDays,
       compress: o.compress ?? false,
       log: deps.log,
     });
@@ -234,7 +229,7 @@ function createWebhook(o: AuditWebhookOptions, deps: AuditBackendDeps, errors: P
     {
       // Receivers decode upstream's group, whatever the profile.
       apiVersion: `${groupName(namingProfile('upstream'), 'audit')}/v1`,
-      initialBackoffMs: o.initialBackoffMs ?? AUDIT_DEFAULTS.webhookInitialBackoffMs,
+      initialBackoffMs: o.initialBackoffMs ?? AUDIT_WEBHOOK_DEFAULTS.initialBackoffMs,
       shutdownTimeoutMs: deps.shutdownTimeoutMs,
     },
     errors,

@@ -6,7 +6,7 @@
 // pipeline and the backends share them whoever asks first.
 
 import type { MetricsRegistry } from '../../../machinery/metrics/index.ts';
-import { type CounterSeries, FastCounter } from '../../metrics/fast-metrics.ts';
+import { type CounterSeries, FastCounter } from '../../../machinery/metrics/index.ts';
 import type { AuditEvent } from '../event-types.ts';
 import type { AuditLevel } from '../policy-types.ts';
 import { eventString } from './legacy-format.ts';
